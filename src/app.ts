@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from './config/config.js';
+import type { DatabaseHandle } from './db/database.js';
+import {
+  type AttemptStore,
+  createMemoryAttemptStore,
+  createRedisAttemptStore,
+} from './http/auth/attempt-store.js';
+import { registerAuthGuard } from './http/auth/auth-guard.js';
+import { BODY_LIMIT_BYTES, registerBodyParsing } from './http/body-parsing.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerOpenApi } from './http/openapi.js';
+import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
+import { registerRateLimit, registerSecurityHeaders } from './http/security.js';
+import { compileValidator } from './http/validation.js';
+import { ApplicationDetails } from './modules/apps/apps.schema.js';
+import { createAppsRepository } from './modules/apps/apps.repository.js';
+import { appsRoutes } from './modules/apps/apps.routes.js';
+import { createAppsService } from './modules/apps/apps.service.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { type HealthProbe, healthRoutes } from './modules/health/health.routes.js';
+import { ToDoItem } from './modules/todos/todos.schema.js';
+import { createTodosRepository } from './modules/todos/todos.repository.js';
+import { todosRoutes } from './modules/todos/todos.routes.js';
+import { createTodosService } from './modules/todos/todos.service.js';
+
+export interface AppDeps {
+  database: DatabaseHandle;
+  /** Shared connection for the brute-force and rate-limit stores when REDIS_URL is set. */
+  redis?: Redis;
+  /** Reports whether the broker answers (for /health); the embedded broker always does. */
+  brokerProbe?: HealthProbe;
+  /** Logger options; tests pass `false`. */
+  logger?: FastifyServerOptions['logger'];
+}
+
+const REDACTED_PATHS = [
+  'req.headers["x-api-key"]',
+  'req.headers.authorization',
+  'headers["x-api-key"]',
+  'headers.authorization',
+  '*.apiKey',
+  '*.token',
+  '*.password',
+];
+
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+}
+
+/** Builds the HTTP application; the process entry (`server.ts`) decides what runs around it. */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? loggerOptions(config),
+    // Fastify accepts a hop count at run time, but its typings omit `number`.
+    trustProxy: config.trustProxy as boolean | string[],
+    bodyLimit: BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: { customOptions: {} },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(compileValidator);
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  registerBodyParsing(app);
+  await registerSecurityHeaders(app, config);
+  await registerOpenApi(app);
+
+  const policy = {
+    maxAttempts: config.auth.bruteForceMaxAttempts,
+    windowMs: config.auth.bruteForceWindowMs,
+    blockMs: config.auth.bruteForceBlockMs,
+  };
+  const attemptStore: AttemptStore = deps.redis
+    ? createRedisAttemptStore(deps.redis, policy)
+    : createMemoryAttemptStore(policy);
+  app.addHook('onClose', async () => attemptStore.close());
+  const guard = registerAuthGuard(app, config, attemptStore);
+  await registerRateLimit(app, config, deps.redis);
+
+  app.addSchema(ErrorEnvelopeSchema);
+  app.addSchema(UnauthorizedSchema);
+  app.addSchema(ApplicationDetails);
+  app.addSchema(ToDoItem);
+
+  const { db } = deps.database;
+  const appsRepository = createAppsRepository(db);
+  const todosRepository = createTodosRepository(db);
+
+  await app.register(healthRoutes, {
+    database: () => deps.database.ping(),
+    broker: deps.brokerProbe ?? (() => Promise.resolve()),
+  });
+  await app.register(authRoutes, { guard });
+  await app.register(appsRoutes, { service: createAppsService({ appsRepository }) });
+  await app.register(todosRoutes, { service: createTodosService({ todosRepository }) });
+
+  return app;
+}

@@ -1,0 +1,20 @@
+import { Redis, type RedisOptions } from 'ioredis';
+
+/**
+ * Broker connection policy of the spec: each command is retried at most 3 times, 50 ms × attempt
+ * apart (capped at 2 s); the connection itself keeps reconnecting in the background forever.
+ */
+export const BROKER_RETRY_POLICY = {
+  maxRetriesPerRequest: 3,
+  retryDelayMs: (attempt: number) => Math.min(attempt * 50, 2000),
+} as const;
+
+export function createRedisConnection(url: string, options: RedisOptions = {}): Redis {
+  return new Redis(url, {
+    maxRetriesPerRequest: BROKER_RETRY_POLICY.maxRetriesPerRequest,
+    retryStrategy: BROKER_RETRY_POLICY.retryDelayMs,
+    enableReadyCheck: true,
+    lazyConnect: false,
+    ...options,
+  });
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+import 'dotenv/config';
+import { parseArgs } from 'node:util';
+import { loadConfig, type Config } from './config/config.js';
+import { ConfigError } from './config/env-parsers.js';
+import { migrateToLatest, openDatabase } from './db/database.js';
+import { startService } from './server.js';
+
+const USAGE = `Usage: dashboard <command> [options]
+
+Commands:
+  serve [--roles api,worker,scheduler]   run the service (roles default to ROLES or all three)
+  migrate                                apply database migrations and exit
+
+Configuration comes from environment variables (and a .env file); see README.md.`;
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+function configFrom(env: NodeJS.ProcessEnv): Config {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, 78);
+    throw error;
+  }
+}
+
+async function serve(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { roles: { type: 'string' } } });
+  const config = configFrom(values.roles ? { ...process.env, ROLES: values.roles } : process.env);
+  if (config.apiKeyGenerated) {
+    // Printed once, straight to the terminal: the logger must never carry the key.
+    process.stdout.write(
+      `\nNo API_SECURITY_KEY set: generated one for this run only:\n\n    ${config.apiKey}\n\n` +
+        'Send it as the x-api-key header. Set API_SECURITY_KEY to keep a key across restarts.\n\n',
+    );
+  } else if (config.apiKey.length < 32) {
+    process.stderr.write('warning: API_SECURITY_KEY is shorter than 32 characters\n');
+  }
+  const service = await startService(config);
+  if (service.address)
+    process.stdout.write(`dashboard ${config.roles.join(',')} listening on ${service.address}\n`);
+  const shutdown = (signal: string) => {
+    process.stdout.write(`${signal} received, shutting down\n`);
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => fail(`shutdown failed: ${String(error)}`),
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+async function migrate(): Promise<void> {
+  const config = configFrom(process.env);
+  const database = openDatabase(config.database);
+  try {
+    const applied = await migrateToLatest(database.db);
+    process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+  } finally {
+    await database.close();
+  }
+}
+
+const [command, ...rest] = process.argv.slice(2);
+const commands: Record<string, (args: string[]) => Promise<void>> = { serve, migrate };
+const run = command ? commands[command] : undefined;
+if (!run) fail(USAGE, command === undefined || command === '--help' ? 0 : 64);
+run(rest).catch((error: unknown) =>
+  fail(error instanceof Error ? (error.stack ?? error.message) : String(error)),
+);

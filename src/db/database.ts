@@ -1,0 +1,62 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config/config.js';
+import { migrationProvider } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  readonly db: Db;
+  readonly dialect: DatabaseConfig['dialect'];
+  /** Round-trips a trivial query; used by /health. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  const db =
+    config.dialect === 'sqlite'
+      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(config.filename) }) })
+      : new Kysely<Database>({
+          dialect: new PostgresDialect({
+            pool: new pg.Pool({
+              connectionString: config.connectionString,
+              max: 10,
+              connectionTimeoutMillis: 5000,
+            }),
+          }),
+        });
+  return {
+    db,
+    dialect: config.dialect,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+function openSqlite(filename: string): SqliteDatabase.Database {
+  if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+  const database = new SqliteDatabase(filename);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  // Several processes may share one file (CLI + server); wait for a lock instead of failing.
+  database.pragma('busy_timeout = 5000');
+  database.pragma('synchronous = NORMAL');
+  return database;
+}
+
+/** Applies pending migrations; safe to run concurrently from several processes on PostgreSQL. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(`migration failed: ${JSON.stringify(error)}`);
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,9 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as initial from './001-initial.js';
+
+/** Migrations are listed in code (not read from disk) so the built package needs no globbing. */
+export const migrationProvider: MigrationProvider = {
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve({ '001-initial': initial });
+  },
+};

@@ -1,0 +1,130 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Row types of every table. Timestamps are stored as ISO 8601 text (`YYYY-MM-DDTHH:mm:ss.sssZ`)
+ * on both dialects: the fixed format sorts lexicographically in time order, so queries and
+ * results are identical on SQLite and PostgreSQL. Booleans are written as 0/1 (SQLite cannot
+ * bind booleans; PostgreSQL accepts 0/1 for a boolean parameter) and read back as either.
+ * JSON values are stored as text for the same reason.
+ */
+type DbBoolean = ColumnType<boolean | number, number, number>;
+type CreatedAt = ColumnType<string, string, never>;
+
+export interface AppsTable {
+  id: Generated<number>;
+  name: string;
+  code: string;
+  pipeline_url: string;
+  watching: DbBoolean;
+  e2e_trigger_configuration: string | null;
+  created_at: CreatedAt;
+  updated_at: string;
+}
+
+export interface TodosTable {
+  id: Generated<number>;
+  title: string;
+  description: string | null;
+  link: string | null;
+  due_date: string | null;
+  is_completed: DbBoolean;
+  created_at: CreatedAt;
+  updated_at: string;
+}
+
+export interface PullRequestsTable {
+  id: Generated<number>;
+  url: string;
+  owner: string;
+  repo: string;
+  number: number;
+  title: string;
+  status: string;
+  /** JSON array of the pull-request job events already notified (section 14). */
+  notified_events: string;
+  etag: string | null;
+  /** JSON of the last GitHub answer, reused when GitHub replies 304 Not Modified. */
+  scm_cache: string | null;
+  created_at: CreatedAt;
+  updated_at: string;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  title: string;
+  message: string;
+  type: string;
+  is_read: DbBoolean;
+  data: string | null;
+  created_at: CreatedAt;
+}
+
+export interface DeviceTokensTable {
+  id: Generated<number>;
+  token: string;
+  /** sha256 of the token: tokens may be up to 4096 chars, too long for a unique btree index. */
+  token_hash: string;
+  created_at: CreatedAt;
+  last_used_at: string;
+}
+
+export interface E2eManualRunsTable {
+  id: Generated<number>;
+  app_id: number;
+  pipeline_id: string;
+  pipeline_number: number | null;
+  status: string;
+  url: string;
+  created_at: CreatedAt;
+  updated_at: string;
+}
+
+export interface E2eReportSummariesTable {
+  id: Generated<number>;
+  date: string;
+  status: string;
+  total_runs: number;
+  passed_runs: number;
+  failed_runs: number;
+  success_rate: number;
+  created_at: CreatedAt;
+  updated_at: string;
+}
+
+export interface E2eReportDetailsTable {
+  id: Generated<number>;
+  report_summary_id: number;
+  app_id: number;
+  total_runs: number;
+  passed_runs: number;
+  failed_runs: number;
+  flaky_runs: number;
+  success_rate: number;
+  last_run_status: string;
+  last_run_number: number | null;
+  last_run_at: string;
+  last_failed_run_at: string | null;
+  created_at: CreatedAt;
+}
+
+export interface JobRunsTable {
+  id: Generated<number>;
+  job_name: string;
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  outcome: string;
+  error: string | null;
+}
+
+export interface Database {
+  apps: AppsTable;
+  todos: TodosTable;
+  pull_requests: PullRequestsTable;
+  notifications: NotificationsTable;
+  device_tokens: DeviceTokensTable;
+  e2e_manual_runs: E2eManualRunsTable;
+  e2e_report_summaries: E2eReportSummariesTable;
+  e2e_report_details: E2eReportDetailsTable;
+  job_runs: JobRunsTable;
+}

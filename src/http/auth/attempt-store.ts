@@ -1,0 +1,121 @@
+import type { Redis } from 'ioredis';
+
+export interface FailureOutcome {
+  /** Failures from this IP inside the window, this one included. */
+  failures: number;
+  /** Epoch ms when the block this failure caused ends; undefined when it caused none. */
+  blockedUntil?: number;
+}
+
+export interface AttemptPolicy {
+  maxAttempts: number;
+  windowMs: number;
+  blockMs: number;
+}
+
+/** Where failed authentication attempts and blocks live: process memory, or Redis when shared. */
+export interface AttemptStore {
+  recordFailure(ip: string, now: number): Promise<FailureOutcome>;
+  blockedUntil(ip: string, now: number): Promise<number | undefined>;
+  /** Forgets the IP's failures (after a successful validation). */
+  clear(ip: string): Promise<void>;
+  close(): void;
+}
+
+interface MemoryRecord {
+  failures: number[];
+  blockedUntil: number;
+}
+
+export function createMemoryAttemptStore(policy: AttemptPolicy, sweepEveryMs = 60_000): AttemptStore {
+  const records = new Map<string, MemoryRecord>();
+  const prune = (record: MemoryRecord, now: number) => {
+    record.failures = record.failures.filter((at) => at > now - policy.windowMs);
+  };
+  // Old attempt records are swept so a scan of many IPs cannot grow memory without bound.
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [ip, record] of records) {
+      prune(record, now);
+      if (record.failures.length === 0 && record.blockedUntil <= now) records.delete(ip);
+    }
+  }, sweepEveryMs);
+  sweeper.unref();
+
+  return {
+    recordFailure(ip, now) {
+      const record = records.get(ip) ?? { failures: [], blockedUntil: 0 };
+      records.set(ip, record);
+      prune(record, now);
+      record.failures.push(now);
+      if (record.failures.length > policy.maxAttempts) {
+        record.blockedUntil = now + policy.blockMs;
+        return Promise.resolve({ failures: record.failures.length, blockedUntil: record.blockedUntil });
+      }
+      return Promise.resolve({ failures: record.failures.length });
+    },
+    blockedUntil(ip, now) {
+      const until = records.get(ip)?.blockedUntil ?? 0;
+      return Promise.resolve(until > now ? until : undefined);
+    },
+    clear(ip) {
+      const record = records.get(ip);
+      if (record) record.failures = [];
+      return Promise.resolve();
+    },
+    close() {
+      clearInterval(sweeper);
+    },
+  };
+}
+
+// Atomic so that concurrent failures from one IP on several API instances count exactly.
+const RECORD_FAILURE_SCRIPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+redis.call('ZADD', KEYS[1], now, ARGV[5])
+redis.call('PEXPIRE', KEYS[1], window)
+local count = redis.call('ZCARD', KEYS[1])
+if count > tonumber(ARGV[3]) then
+  local untilMs = now + tonumber(ARGV[4])
+  redis.call('SET', KEYS[2], untilMs, 'PX', ARGV[4])
+  return {count, untilMs}
+end
+return {count, 0}
+`;
+
+export function createRedisAttemptStore(redis: Redis, policy: AttemptPolicy): AttemptStore {
+  const failuresKey = (ip: string) => `dashboard:auth:failures:${ip}`;
+  const blockKey = (ip: string) => `dashboard:auth:block:${ip}`;
+  let sequence = 0;
+  return {
+    async recordFailure(ip, now) {
+      // Unique member per failure: two failures in the same millisecond must both count.
+      const member = `${now}-${process.pid}-${sequence++}-${Math.random().toString(36).slice(2, 8)}`;
+      const [failures, until] = (await redis.eval(
+        RECORD_FAILURE_SCRIPT,
+        2,
+        failuresKey(ip),
+        blockKey(ip),
+        now,
+        policy.windowMs,
+        policy.maxAttempts,
+        policy.blockMs,
+        member,
+      )) as [number, number];
+      return until > 0 ? { failures, blockedUntil: until } : { failures };
+    },
+    async blockedUntil(ip, now) {
+      const value = await redis.get(blockKey(ip));
+      const until = value === null ? 0 : Number(value);
+      return until > now ? until : undefined;
+    },
+    async clear(ip) {
+      await redis.del(failuresKey(ip));
+    },
+    close() {
+      // The Redis connection is owned and closed by the application.
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import secureJson from 'secure-json-parse';
+import { ValidationError } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The handler checks the body itself (and answers in its own shape); skip EMPTY_BODY. */
+    ownsBodyValidation?: boolean;
+  }
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * JSON is the only accepted body type. The parser is replaced so that an empty body (some clients
+ * send `Content-Type: application/json` on every request, bodiless DELETEs included) reaches the
+ * route as "no body" instead of a parse error, and so prototype-poisoning keys are refused.
+ */
+export function registerBodyParsing(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
+    (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') {
+        done(null, undefined);
+        return;
+      }
+      try {
+        done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+      } catch {
+        done(ValidationError.single('body', 'INVALID_JSON', 'Request body is not valid JSON'), undefined);
+      }
+    },
+  );
+
+  // A body-requiring route with no body at all (or a JSON `null`) is EMPTY_BODY, reported before
+  // schema validation would describe the same thing as a type error.
+  app.addHook('preValidation', async (request) => {
+    const needsBody =
+      request.routeOptions.schema?.body !== undefined &&
+      request.routeOptions.config.ownsBodyValidation !== true;
+    if (needsBody && (request.body === undefined || request.body === null)) {
+      throw ValidationError.single('body', 'EMPTY_BODY', 'Request body is required');
+    }
+  });
+}

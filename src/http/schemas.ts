@@ -1,0 +1,66 @@
+import { type TSchema, type Static, Type, type SchemaOptions } from '@sinclair/typebox';
+import { ERROR_CODE_KEYWORD } from './validation.js';
+
+/**
+ * Input that may also be `null` (to clear a value). Expressed as a JSON-schema type array rather
+ * than `anyOf`, so a bad value yields one precise error instead of one per union branch.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const type = (schema as { type?: string | string[] }).type;
+  const types = Array.isArray(type) ? type : type ? [type] : [];
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [...types, 'null'] });
+}
+
+/** Output value that may be null (serialised with `anyOf`, which fast-json-stringify handles). */
+export const OrNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Path id: a positive integer written in decimal; anything else is 400 INVALID_ID. */
+export const IdParam = Type.String({ pattern: '^[1-9][0-9]{0,15}$', [ERROR_CODE_KEYWORD]: 'INVALID_ID' });
+export const IdParams = Type.Object({ id: IdParam });
+
+/** Non-blank text with a maximum length (blank → EMPTY_FIELD, too long → STRING_TOO_LONG). */
+export const Text = (maxLength?: number, options: SchemaOptions = {}) =>
+  Type.String({
+    minLength: 1,
+    pattern: '\\S',
+    [ERROR_CODE_KEYWORD]: 'EMPTY_FIELD',
+    ...(maxLength !== undefined ? { maxLength } : {}),
+    ...options,
+  });
+
+export const HttpUrl = (maxLength: number) => Type.String({ format: 'http-url', maxLength });
+
+export const Timestamp = Type.String({ format: 'date-time', examples: ['2025-01-31T09:00:00.000Z'] });
+
+export const SuccessMessage = Type.Object({ success: Type.Literal(true), message: Type.String() });
+
+export const ErrorEnvelopeSchema = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.Object({
+      message: Type.String(),
+      code: Type.String(),
+      statusCode: Type.Integer(),
+      details: Type.Optional(Type.Unknown()),
+      timestamp: Type.String(),
+      path: Type.String(),
+      method: Type.String(),
+      requestId: Type.String(),
+    }),
+  },
+  { $id: 'ErrorEnvelope', title: 'ErrorEnvelope' },
+);
+
+/** The flat 401 body of the authentication check (spec: `{error, code: UNAUTHORIZED}`). */
+export const UnauthorizedSchema = Type.Object(
+  { success: Type.Literal(false), error: Type.String(), code: Type.Literal('UNAUTHORIZED') },
+  { $id: 'Unauthorized', title: 'Unauthorized' },
+);
+
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [status, Type.Ref(status === 401 ? UnauthorizedSchema : ErrorEnvelopeSchema)]),
+  );
+
+/** The id of a path parameter as a number (the schema already guarantees the digits). */
+export const toId = (raw: string): number => Number(raw);

@@ -1,0 +1,193 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
+import type { AppsTable, E2eManualRunsTable } from '../../db/schema.js';
+import { ConflictError } from '../../http/errors.js';
+import { successRate } from '../../shared/rates.js';
+import { nowIso } from '../../shared/time.js';
+
+export type AppRow = Selectable<AppsTable>;
+export type ManualRunRow = Selectable<E2eManualRunsTable>;
+
+export interface AppWrite {
+  name: string;
+  code: string;
+  pipelineUrl: string;
+  watching: boolean;
+  triggerConfiguration: string | null;
+}
+
+export interface AppRunStats {
+  lastRun: ManualRunRow | undefined;
+  runsToday: number;
+}
+
+const duplicateCode = (code: string) =>
+  new ConflictError(`An application with code "${code}" already exists`);
+
+export function createAppsRepository(db: Db) {
+  return {
+    async list(limit: number, offset: number): Promise<{ rows: AppRow[]; total: number }> {
+      const [rows, count] = await Promise.all([
+        db.selectFrom('apps').selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+        db
+          .selectFrom('apps')
+          .select((eb) => eb.fn.countAll().as('total'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: toCount(count.total) };
+    },
+
+    async listAll(options: { watchingOnly?: boolean } = {}): Promise<AppRow[]> {
+      let query = db.selectFrom('apps').selectAll().orderBy('name').orderBy('id');
+      if (options.watchingOnly) query = query.where('watching', '=', toDbBoolean(true));
+      return query.execute();
+    },
+
+    async findById(id: number): Promise<AppRow | undefined> {
+      if (!isStorableId(id)) return undefined;
+      return db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async findByIds(ids: readonly number[]): Promise<AppRow[]> {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom('apps')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .execute();
+    },
+
+    async create(input: AppWrite): Promise<AppRow> {
+      const now = nowIso();
+      try {
+        return await db
+          .insertInto('apps')
+          .values({
+            name: input.name,
+            code: input.code,
+            pipeline_url: input.pipelineUrl,
+            watching: toDbBoolean(input.watching),
+            e2e_trigger_configuration: input.triggerConfiguration,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw duplicateCode(input.code);
+        throw error;
+      }
+    },
+
+    async update(id: number, patch: Partial<AppWrite>): Promise<AppRow | undefined> {
+      if (!isStorableId(id)) return undefined;
+      try {
+        return await db
+          .updateTable('apps')
+          .set({
+            ...(patch.name !== undefined ? { name: patch.name } : {}),
+            ...(patch.code !== undefined ? { code: patch.code } : {}),
+            ...(patch.pipelineUrl !== undefined ? { pipeline_url: patch.pipelineUrl } : {}),
+            ...(patch.watching !== undefined ? { watching: toDbBoolean(patch.watching) } : {}),
+            ...(patch.triggerConfiguration !== undefined
+              ? { e2e_trigger_configuration: patch.triggerConfiguration }
+              : {}),
+            updated_at: nowIso(),
+          })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw duplicateCode(patch.code ?? '');
+        throw error;
+      }
+    },
+
+    /**
+     * Deletes the app (its report details and manual runs go with it through foreign keys) and
+     * recomputes the totals of every summary it appeared in, in one transaction (decisions §6).
+     */
+    async delete(id: number): Promise<AppRow | undefined> {
+      if (!isStorableId(id)) return undefined;
+      return db.transaction().execute(async (trx) => {
+        const affected = await trx
+          .selectFrom('e2e_report_details')
+          .select('report_summary_id')
+          .where('app_id', '=', id)
+          .execute();
+        const deleted = await trx.deleteFrom('apps').where('id', '=', id).returningAll().executeTakeFirst();
+        if (!deleted) return undefined;
+        for (const { report_summary_id: summaryId } of affected) {
+          const sums = await trx
+            .selectFrom('e2e_report_details')
+            .select((eb) => [
+              eb.fn.coalesce(eb.fn.sum<number>('total_runs'), eb.lit(0)).as('total'),
+              eb.fn.coalesce(eb.fn.sum<number>('passed_runs'), eb.lit(0)).as('passed'),
+              eb.fn.coalesce(eb.fn.sum<number>('failed_runs'), eb.lit(0)).as('failed'),
+            ])
+            .where('report_summary_id', '=', summaryId)
+            .executeTakeFirstOrThrow();
+          const [total, passed, failed] = [Number(sums.total), Number(sums.passed), Number(sums.failed)];
+          await trx
+            .updateTable('e2e_report_summaries')
+            .set({
+              total_runs: total,
+              passed_runs: passed,
+              failed_runs: failed,
+              success_rate: successRate(passed, total),
+              updated_at: nowIso(),
+            })
+            .where('id', '=', summaryId)
+            .execute();
+        }
+        return deleted;
+      });
+    },
+
+    /** Last manual run (any date) and number of runs triggered since `todayStart`, per app. */
+    async runStats(appIds: readonly number[], todayStart: string): Promise<Map<number, AppRunStats>> {
+      const stats = new Map<number, AppRunStats>(
+        appIds.map((id) => [id, { lastRun: undefined, runsToday: 0 }]),
+      );
+      if (appIds.length === 0) return stats;
+      const ids = [...appIds];
+      const [latest, today] = await Promise.all([
+        db
+          .selectFrom((eb) =>
+            eb
+              .selectFrom('e2e_manual_runs')
+              .selectAll()
+              .select((inner) =>
+                inner.fn
+                  .agg<number>('row_number')
+                  .over((over) =>
+                    over.partitionBy('app_id').orderBy('created_at', 'desc').orderBy('id', 'desc'),
+                  )
+                  .as('position'),
+              )
+              .where('app_id', 'in', ids)
+              .as('ranked'),
+          )
+          .selectAll()
+          .where('position', '=', 1)
+          .execute(),
+        db
+          .selectFrom('e2e_manual_runs')
+          .select((eb) => ['app_id', eb.fn.countAll().as('runs')])
+          .where('app_id', 'in', ids)
+          .where('created_at', '>=', todayStart)
+          .groupBy('app_id')
+          .execute(),
+      ]);
+      for (const row of latest) {
+        const { position: _position, ...run } = row;
+        stats.get(run.app_id)!.lastRun = run;
+      }
+      for (const row of today) stats.get(row.app_id)!.runsToday = toCount(row.runs);
+      return stats;
+    },
+  };
+}
+
+export type AppsRepository = ReturnType<typeof createAppsRepository>;

@@ -1,0 +1,97 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { listResponse, resolvePage } from '../../http/pagination.js';
+import { errorResponses, IdParams, SuccessMessage, toId } from '../../http/schemas.js';
+import { requireSomeField } from '../../http/validation.js';
+import {
+  AppListQuery,
+  AppListResponse,
+  AppResponse,
+  CreateAppBody,
+  UPDATABLE_APP_FIELDS,
+  UpdateAppBody,
+} from './apps.schema.js';
+import type { AppsService } from './apps.service.js';
+
+const tags = ['Applications'];
+
+export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = async (app, { service }) => {
+  app.get(
+    '/api/apps',
+    {
+      schema: {
+        tags,
+        summary: 'List monitored applications with their last manual run',
+        querystring: AppListQuery,
+        response: { 200: AppListResponse, ...errorResponses(400, 401, 500) },
+      },
+    },
+    async (request) => {
+      const page = resolvePage(request.query);
+      const { items, total } = await service.list(page);
+      return listResponse(items, total, page);
+    },
+  );
+
+  app.get(
+    '/api/apps/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One application',
+        params: IdParams,
+        response: { 200: AppResponse, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service.get(toId(request.params.id)) }),
+  );
+
+  app.post(
+    '/api/apps',
+    {
+      schema: {
+        tags,
+        summary: 'Create an application',
+        body: CreateAppBody,
+        response: { 201: AppResponse, ...errorResponses(400, 401, 409, 500) },
+      },
+    },
+    async (request, reply) => {
+      const data = await service.create(request.body);
+      return reply.status(201).send({ success: true as const, data });
+    },
+  );
+
+  app.put(
+    '/api/apps/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change some fields of an application (only the given ones change)',
+        params: IdParams,
+        body: UpdateAppBody,
+        response: { 200: AppResponse, ...errorResponses(400, 401, 404, 409, 500) },
+      },
+    },
+    async (request) => {
+      requireSomeField(request.body, UPDATABLE_APP_FIELDS);
+      return { success: true as const, data: await service.update(toId(request.params.id), request.body) };
+    },
+  );
+
+  app.delete(
+    '/api/apps/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete an application, its report details and its manual runs',
+        params: IdParams,
+        response: { 200: SuccessMessage, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => {
+      const id = toId(request.params.id);
+      await service.remove(id);
+      return { success: true as const, message: `Application ${id} deleted` };
+    },
+  );
+};

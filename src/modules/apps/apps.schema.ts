@@ -1,0 +1,82 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
+import { HttpUrl, Nullable, OrNull, Text, Timestamp } from '../../http/schemas.js';
+
+export const APP_LIMITS = { name: 255, code: 100, pipelineUrl: 500 } as const;
+
+export const TriggerConfigurationInput = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    schedule: Type.Optional(Type.String({ format: 'cron', maxLength: 120 })),
+    branch: Type.Optional(Text(255)),
+    parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+
+export const TriggerConfiguration = Type.Object({
+  enabled: Type.Boolean(),
+  schedule: Type.Optional(Type.String()),
+  branch: Type.Optional(Type.String()),
+  parameters: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+export type TriggerConfiguration = Static<typeof TriggerConfiguration>;
+
+export const LastApplicationRun = Type.Object({
+  id: Type.Integer(),
+  status: Type.String(),
+  url: Type.String(),
+  pipelineId: Type.String(),
+  createdAt: Timestamp,
+});
+export type LastApplicationRun = Static<typeof LastApplicationRun>;
+
+export const ApplicationDetails = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    code: Type.String(),
+    pipelineUrl: Type.String(),
+    watching: Type.Boolean(),
+    e2eTriggerConfiguration: OrNull(TriggerConfiguration),
+    lastRun: OrNull(LastApplicationRun),
+    e2eRunsQuantity: Type.Integer(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'ApplicationDetails', title: 'ApplicationDetails' },
+);
+export type ApplicationDetails = Static<typeof ApplicationDetails>;
+
+const appFields = {
+  name: Text(APP_LIMITS.name),
+  code: Text(APP_LIMITS.code),
+  pipelineUrl: HttpUrl(APP_LIMITS.pipelineUrl),
+  watching: Type.Boolean(),
+  e2eTriggerConfiguration: Nullable(TriggerConfigurationInput),
+};
+
+export const CreateAppBody = Type.Object(
+  {
+    name: appFields.name,
+    code: appFields.code,
+    pipelineUrl: appFields.pipelineUrl,
+    watching: Type.Optional(appFields.watching),
+    e2eTriggerConfiguration: Type.Optional(appFields.e2eTriggerConfiguration),
+  },
+  { additionalProperties: false },
+);
+export type CreateAppBody = Static<typeof CreateAppBody>;
+
+export const UpdateAppBody = Type.Partial(Type.Object(appFields), { additionalProperties: false });
+export type UpdateAppBody = Static<typeof UpdateAppBody>;
+export const UPDATABLE_APP_FIELDS = Object.keys(appFields);
+
+export const AppListQuery = Type.Object(PaginationQuery, { additionalProperties: false });
+
+export const AppResponse = Type.Object({ success: Type.Literal(true), data: Type.Ref(ApplicationDetails) });
+export const AppListResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(Type.Ref(ApplicationDetails)),
+  pagination: Type.Optional(PaginationSchema),
+});

@@ -1,0 +1,129 @@
+import { fromDbBoolean, parseJson } from '../../db/errors.js';
+import { NotFoundError } from '../../http/errors.js';
+import type { Page } from '../../http/pagination.js';
+import { todayUtc } from '../../shared/time.js';
+import type { AppRow, AppRunStats, AppsRepository, AppWrite, ManualRunRow } from './apps.repository.js';
+import type {
+  ApplicationDetails,
+  CreateAppBody,
+  LastApplicationRun,
+  TriggerConfiguration,
+  UpdateAppBody,
+} from './apps.schema.js';
+
+export type AppChange = 'created' | 'deleted' | 'watching_changed';
+
+export interface AppsServiceDeps {
+  appsRepository: AppsRepository;
+  /** Told about changes worth an `app_update` notification; never allowed to fail the request. */
+  onAppChange?: (change: AppChange, app: ApplicationDetails) => void;
+}
+
+export function toLastRun(run: ManualRunRow): LastApplicationRun {
+  return {
+    id: run.id,
+    status: run.status,
+    url: run.url,
+    pipelineId: run.pipeline_id,
+    createdAt: run.created_at,
+  };
+}
+
+export function toApplicationDetails(row: AppRow, stats: AppRunStats | undefined): ApplicationDetails {
+  return {
+    id: row.id,
+    name: row.name,
+    code: row.code,
+    pipelineUrl: row.pipeline_url,
+    watching: fromDbBoolean(row.watching),
+    e2eTriggerConfiguration: parseJson<TriggerConfiguration>(row.e2e_trigger_configuration),
+    lastRun: stats?.lastRun ? toLastRun(stats.lastRun) : null,
+    e2eRunsQuantity: stats?.runsToday ?? 0,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const startOfTodayUtc = () => `${todayUtc()}T00:00:00.000Z`;
+
+function toWrite(body: UpdateAppBody): Partial<AppWrite> {
+  return {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.code !== undefined ? { code: body.code } : {}),
+    ...(body.pipelineUrl !== undefined ? { pipelineUrl: body.pipelineUrl } : {}),
+    ...(body.watching !== undefined ? { watching: body.watching } : {}),
+    ...(body.e2eTriggerConfiguration !== undefined
+      ? {
+          triggerConfiguration:
+            body.e2eTriggerConfiguration === null ? null : JSON.stringify(body.e2eTriggerConfiguration),
+        }
+      : {}),
+  };
+}
+
+export function createAppsService({ appsRepository, onAppChange }: AppsServiceDeps) {
+  const notFound = (id: number) => new NotFoundError(`Application ${id} not found`);
+
+  async function withStats(rows: AppRow[]): Promise<ApplicationDetails[]> {
+    const stats = await appsRepository.runStats(
+      rows.map((row) => row.id),
+      startOfTodayUtc(),
+    );
+    return rows.map((row) => toApplicationDetails(row, stats.get(row.id)));
+  }
+
+  const announce = (change: AppChange, app: ApplicationDetails) => {
+    try {
+      onAppChange?.(change, app);
+    } catch {
+      // A notification problem must never undo or fail the change itself.
+    }
+  };
+
+  return {
+    async list(page: Page) {
+      const { rows, total } = await appsRepository.list(page.limit, page.offset);
+      return { items: await withStats(rows), total };
+    },
+
+    async get(id: number): Promise<ApplicationDetails> {
+      const row = await appsRepository.findById(id);
+      if (!row) throw notFound(id);
+      const [details] = await withStats([row]);
+      return details!;
+    },
+
+    async create(body: CreateAppBody): Promise<ApplicationDetails> {
+      const row = await appsRepository.create({
+        name: body.name,
+        code: body.code,
+        pipelineUrl: body.pipelineUrl,
+        watching: body.watching ?? true,
+        triggerConfiguration: body.e2eTriggerConfiguration
+          ? JSON.stringify(body.e2eTriggerConfiguration)
+          : null,
+      });
+      const app = toApplicationDetails(row, undefined);
+      announce('created', app);
+      return app;
+    },
+
+    async update(id: number, body: UpdateAppBody): Promise<ApplicationDetails> {
+      const before = await appsRepository.findById(id);
+      if (!before) throw notFound(id);
+      const row = await appsRepository.update(id, toWrite(body));
+      if (!row) throw notFound(id);
+      const [app] = await withStats([row]);
+      if (fromDbBoolean(before.watching) !== fromDbBoolean(row.watching)) announce('watching_changed', app!);
+      return app!;
+    },
+
+    async remove(id: number): Promise<void> {
+      const row = await appsRepository.delete(id);
+      if (!row) throw notFound(id);
+      announce('deleted', toApplicationDetails(row, undefined));
+    },
+  };
+}
+
+export type AppsService = ReturnType<typeof createAppsService>;

@@ -1,0 +1,94 @@
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { isStorableId, toCount, toDbBoolean } from '../../db/errors.js';
+import type { TodosTable } from '../../db/schema.js';
+import { nowIso } from '../../shared/time.js';
+
+export type TodoRow = Selectable<TodosTable>;
+
+export interface TodoWrite {
+  title: string;
+  description: string | null;
+  link: string | null;
+  dueDate: string | null;
+  isCompleted: boolean;
+}
+
+export function createTodosRepository(db: Db) {
+  return {
+    /** Due date ascending, undated last, then id; `desc` reverses the whole order. */
+    async list(limit: number, offset: number, order: 'asc' | 'desc') {
+      const [rows, count] = await Promise.all([
+        db
+          .selectFrom('todos')
+          .selectAll()
+          .orderBy(sql`case when due_date is null then 1 else 0 end`, order)
+          .orderBy('due_date', order)
+          .orderBy('id', order)
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+        db
+          .selectFrom('todos')
+          .select((eb) => eb.fn.countAll().as('total'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: toCount(count.total) };
+    },
+
+    async findById(id: number): Promise<TodoRow | undefined> {
+      if (!isStorableId(id)) return undefined;
+      return db.selectFrom('todos').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async create(input: TodoWrite): Promise<TodoRow> {
+      const now = nowIso();
+      return db
+        .insertInto('todos')
+        .values({
+          title: input.title,
+          description: input.description,
+          link: input.link,
+          due_date: input.dueDate,
+          is_completed: toDbBoolean(input.isCompleted),
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    async update(id: number, patch: Partial<TodoWrite>): Promise<TodoRow | undefined> {
+      if (!isStorableId(id)) return undefined;
+      return db
+        .updateTable('todos')
+        .set({
+          ...(patch.title !== undefined ? { title: patch.title } : {}),
+          ...(patch.description !== undefined ? { description: patch.description } : {}),
+          ...(patch.link !== undefined ? { link: patch.link } : {}),
+          ...(patch.dueDate !== undefined ? { due_date: patch.dueDate } : {}),
+          ...(patch.isCompleted !== undefined ? { is_completed: toDbBoolean(patch.isCompleted) } : {}),
+          updated_at: nowIso(),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    async delete(id: number): Promise<boolean> {
+      if (!isStorableId(id)) return false;
+      const result = await db.deleteFrom('todos').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async deleteCompleted(): Promise<number> {
+      const result = await db
+        .deleteFrom('todos')
+        .where('is_completed', '=', toDbBoolean(true))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type TodosRepository = ReturnType<typeof createTodosRepository>;

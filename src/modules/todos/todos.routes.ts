@@ -1,0 +1,120 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { listResponse, resolvePage } from '../../http/pagination.js';
+import { errorResponses, IdParams, SuccessMessage, toId } from '../../http/schemas.js';
+import { requireSomeField } from '../../http/validation.js';
+import {
+  CreateTodoBody,
+  DeleteCompletedResponse,
+  DeleteTodosQuery,
+  TodoListQuery,
+  TodoListResponse,
+  TodoResponse,
+  UPDATABLE_TODO_FIELDS,
+  UpdateTodoBody,
+} from './todos.schema.js';
+import { cleanTodoInput, type TodosService } from './todos.service.js';
+
+const tags = ['To-do items'];
+const cleanBody = async (request: { body: unknown }) => cleanTodoInput(request.body);
+
+export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> = async (app, { service }) => {
+  app.get(
+    '/api/to_do_list',
+    {
+      schema: {
+        tags,
+        summary: 'List to-do items by due date (undated last)',
+        querystring: TodoListQuery,
+        response: { 200: TodoListResponse, ...errorResponses(400, 401, 500) },
+      },
+    },
+    async (request) => {
+      const page = resolvePage(request.query);
+      const { items, total } = await service.list(page, request.query.order ?? 'asc');
+      return listResponse(items, total, page);
+    },
+  );
+
+  app.delete(
+    '/api/to_do_list',
+    {
+      schema: {
+        tags,
+        summary: 'Delete every completed to-do item (used by the weekly job)',
+        querystring: DeleteTodosQuery,
+        response: { 200: DeleteCompletedResponse, ...errorResponses(400, 401, 500) },
+      },
+    },
+    async () => {
+      const deleted = await service.deleteCompleted();
+      return {
+        success: true as const,
+        message: `Deleted ${deleted} completed to-do items`,
+        data: { deleted },
+      };
+    },
+  );
+
+  app.get(
+    '/api/to_do_list/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One to-do item',
+        params: IdParams,
+        response: { 200: TodoResponse, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service.get(toId(request.params.id)) }),
+  );
+
+  app.post(
+    '/api/to_do_list',
+    {
+      preValidation: cleanBody,
+      schema: {
+        tags,
+        summary: 'Create a to-do item (tags removed, title escaped)',
+        body: CreateTodoBody,
+        response: { 201: TodoResponse, ...errorResponses(400, 401, 500) },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send({ success: true as const, data: await service.create(request.body) }),
+  );
+
+  app.put(
+    '/api/to_do_list/:id',
+    {
+      preValidation: cleanBody,
+      schema: {
+        tags,
+        summary: 'Change some fields of a to-do item (null or "" clears the link)',
+        params: IdParams,
+        body: UpdateTodoBody,
+        response: { 200: TodoResponse, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => {
+      requireSomeField(request.body, UPDATABLE_TODO_FIELDS);
+      return { success: true as const, data: await service.update(toId(request.params.id), request.body) };
+    },
+  );
+
+  app.delete(
+    '/api/to_do_list/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a to-do item',
+        params: IdParams,
+        response: { 200: SuccessMessage, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => {
+      const id = toId(request.params.id);
+      await service.remove(id);
+      return { success: true as const, message: `To-do item ${id} deleted` };
+    },
+  );
+};

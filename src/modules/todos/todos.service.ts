@@ -1,0 +1,90 @@
+import { fromDbBoolean } from '../../db/errors.js';
+import { NotFoundError } from '../../http/errors.js';
+import type { Page } from '../../http/pagination.js';
+import { escapeHtml, stripTags } from '../../shared/sanitize.js';
+import { parseIsoInstant } from '../../shared/time.js';
+import type { TodoRow, TodosRepository, TodoWrite } from './todos.repository.js';
+import type { CreateTodoBody, ToDoItem, UpdateTodoBody } from './todos.schema.js';
+
+export function toToDoItem(row: TodoRow): ToDoItem {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    link: row.link,
+    dueDate: row.due_date,
+    isCompleted: fromDbBoolean(row.is_completed),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/**
+ * Tag removal happens before validation (so limits and the URL check see the plain text), in
+ * place on the parsed body. Values of the wrong type are left for the schema to report.
+ */
+export function cleanTodoInput(body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const input = body as Record<string, unknown>;
+  if (typeof input.title === 'string') input.title = stripTags(input.title).trim();
+  if (typeof input.description === 'string') input.description = stripTags(input.description);
+  if (typeof input.link === 'string') {
+    const link = stripTags(input.link).trim();
+    input.link = link === '' ? null : link;
+  }
+}
+
+function toWrite(body: UpdateTodoBody): Partial<TodoWrite> {
+  return {
+    // Only the title is escaped; stored escaped text decodes back on a re-save (never doubled).
+    ...(body.title !== undefined ? { title: escapeHtml(body.title) } : {}),
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...(body.link !== undefined ? { link: body.link } : {}),
+    ...(body.dueDate !== undefined
+      ? { dueDate: body.dueDate === null ? null : parseIsoInstant(body.dueDate)! }
+      : {}),
+    ...(body.isCompleted !== undefined ? { isCompleted: body.isCompleted } : {}),
+  };
+}
+
+export function createTodosService({ todosRepository }: { todosRepository: TodosRepository }) {
+  const notFound = (id: number) => new NotFoundError(`To-do item ${id} not found`);
+  return {
+    async list(page: Page, order: 'asc' | 'desc') {
+      const { rows, total } = await todosRepository.list(page.limit, page.offset, order);
+      return { items: rows.map(toToDoItem), total };
+    },
+
+    async get(id: number): Promise<ToDoItem> {
+      const row = await todosRepository.findById(id);
+      if (!row) throw notFound(id);
+      return toToDoItem(row);
+    },
+
+    async create(body: CreateTodoBody): Promise<ToDoItem> {
+      const write = toWrite(body);
+      const row = await todosRepository.create({
+        title: write.title!,
+        description: write.description ?? null,
+        link: write.link ?? null,
+        dueDate: write.dueDate ?? null,
+        isCompleted: write.isCompleted ?? false,
+      });
+      return toToDoItem(row);
+    },
+
+    async update(id: number, body: UpdateTodoBody): Promise<ToDoItem> {
+      const row = await todosRepository.update(id, toWrite(body));
+      if (!row) throw notFound(id);
+      return toToDoItem(row);
+    },
+
+    async remove(id: number): Promise<void> {
+      if (!(await todosRepository.delete(id))) throw notFound(id);
+    },
+
+    deleteCompleted: () => todosRepository.deleteCompleted(),
+  };
+}
+
+export type TodosService = ReturnType<typeof createTodosService>;

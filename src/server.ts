@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { buildApp } from './app.js';
+import { createRedisConnection } from './broker/redis-connection.js';
+import type { Config } from './config/config.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
+
+export interface RunningService {
+  app?: FastifyInstance;
+  /** Address the HTTP server listens on, when the api role runs. */
+  address?: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the roles of this process on top of one database handle and one broker connection. */
+export async function startService(config: Config): Promise<RunningService> {
+  const database: DatabaseHandle = openDatabase(config.database);
+  await migrateToLatest(database.db);
+  const redis: Redis | undefined = config.redisUrl ? createRedisConnection(config.redisUrl) : undefined;
+  redis?.on('error', () => {
+    // Connection errors are retried by ioredis; /health reports the broker as down meanwhile.
+  });
+
+  let app: FastifyInstance | undefined;
+  let address: string | undefined;
+  if (config.roles.includes('api')) {
+    app = await buildApp(config, {
+      database,
+      ...(redis ? { redis, brokerProbe: async () => void (await redis.ping()) } : {}),
+    });
+    address = await app.listen({ host: config.host, port: config.port });
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    app,
+    address,
+    stop() {
+      stopping ??= (async () => {
+        await app?.close();
+        redis?.disconnect();
+        await database.close();
+      })();
+      return stopping;
+    },
+  };
+}
