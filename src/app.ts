@@ -16,6 +16,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
 import { registerRateLimit, registerSecurityHeaders } from './http/security.js';
 import { compileValidator } from './http/validation.js';
+import { webRoutes } from './http/web.js';
 import { ApplicationDetails } from './modules/apps/apps.schema.js';
 import { createAppsRepository } from './modules/apps/apps.repository.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
@@ -105,6 +106,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(authRoutes, { guard });
   await app.register(appsRoutes, { service: createAppsService({ appsRepository }) });
   await app.register(todosRoutes, { service: createTodosService({ todosRepository }) });
+  // The browser UI (web/dist), served from the same process; never shadows /api or the docs.
+  await app.register(webRoutes, {});
 
   return app;
 }
