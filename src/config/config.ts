@@ -74,6 +74,8 @@ export interface Config {
     readonly baseUrl: string;
     readonly serviceAccountJson?: string;
     readonly credentialsFile?: string;
+    /** Push requests in flight at once per delivery (FCM_CONCURRENCY, default 10). */
+    readonly concurrency: number;
   };
   readonly jobs: {
     readonly timezone: string;
@@ -170,6 +172,7 @@ export function loadConfig(env: Env): Config {
       baseUrl: readUrl(env, 'FCM_BASE_URL', 'https://fcm.googleapis.com') as string,
       serviceAccountJson: readRaw(env, 'FCM_SERVICE_ACCOUNT_JSON'),
       credentialsFile: readRaw(env, 'GOOGLE_APPLICATION_CREDENTIALS'),
+      concurrency: readInteger(env, 'FCM_CONCURRENCY', 10, { min: 1, max: 1000 }),
     },
     jobs: {
       timezone,
