@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+
+export const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+
+/** Starts a child process and resolves with its address once it prints `READY <url>` or `listening on <url>`. */
+export function startProcess(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    const onData = (chunk) => {
+      output += chunk.toString();
+      const match = /(?:READY|listening on) (http:\/\/\S+)/.exec(output);
+      if (match) {
+        child.stdout.off('data', onData);
+        child.stdout.resume();
+        resolve({ url: match[1], stop: () => stopProcess(child) });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited early (${code}): ${output}`)));
+  });
+}
+
+function stopProcess(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.removeAllListeners('exit');
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** Runs autocannon against one request shape and returns req/s and latency figures. */
+export async function measure(name, options) {
+  const result = await autocannon({ connections: 10, pipelining: 1, duration: DURATION_S, ...options });
+  const non2xx = result.non2xx + result.errors;
+  return {
+    name,
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: non2xx,
+  };
+}
+
+export function printTable(rows, ceiling) {
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'ratio to ceiling'];
+  const lines = rows.map((row) => [
+    row.name,
+    String(row.reqPerSec),
+    String(row.p50),
+    String(row.p99),
+    String(row.errors),
+    ceiling ? (row.reqPerSec / ceiling).toFixed(3) : '-',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
+  const format = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  process.stdout.write(`${format(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n`);
+  for (const line of lines) process.stdout.write(`${format(line)}\n`);
+}

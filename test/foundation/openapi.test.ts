@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { generateOpenApiDocument } from '../../scripts/openapi-document.js';
+import { createTestApp } from '../support/test-app.js';
+
+describe('OpenAPI document', () => {
+  it('matches the committed openapi.json (run `npm run openapi` after changing a route)', async () => {
+    const committed = readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8');
+    expect(JSON.parse(committed)).toEqual(JSON.parse(await generateOpenApiDocument()));
+  });
+
+  it('is OpenAPI 3.1, served at /openapi.json with docs at /docs', async () => {
+    const t = await createTestApp();
+    try {
+      const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+      expect(res.statusCode).toBe(200);
+      const document = res.json();
+      expect(document.openapi).toBe('3.1.0');
+      expect(Object.keys(document.paths)).toEqual(
+        expect.arrayContaining([
+          '/health',
+          '/api/apps',
+          '/api/apps/{id}',
+          '/api/to_do_list',
+          '/api/auth/validate',
+        ]),
+      );
+      expect(document.components.securitySchemes.apiKey).toMatchObject({
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-api-key',
+      });
+      const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+      expect(docs.statusCode).toBe(200);
+      expect(docs.headers['content-type']).toContain('text/html');
+    } finally {
+      await t.close();
+    }
+  });
+});
