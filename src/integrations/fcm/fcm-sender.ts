@@ -1,0 +1,189 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import { JWT } from 'google-auth-library';
+import { GOOGLE_TOKEN_URI, type ServiceAccount } from './fcm-credentials.js';
+import { classifyFcmError, parseRetryAfter } from './fcm-errors.js';
+
+export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
+
+/** What every device receives: `data` values are strings, as FCM requires. */
+export interface PushMessage {
+  title: string;
+  body: string;
+  data: Record<string, string>;
+}
+
+export interface SendReport {
+  delivered: number;
+  /** Tokens FCM answered UNREGISTERED or INVALID_ARGUMENT for: they will never work again. */
+  invalidTokens: string[];
+  /** Tokens that still failed after the retries (or any other error): kept for next time. */
+  failed: number;
+}
+
+export interface FcmSenderOptions {
+  account: ServiceAccount;
+  /** `https://fcm.googleapis.com` in production; a fake server's address in tests. */
+  baseUrl: string;
+  /** Requests in flight at once. */
+  concurrency: number;
+  timeoutMs: number;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'debug'>;
+  /** Retries of one token after a 429, a 5xx or a network error (default 3). */
+  maxRetries?: number;
+  /** First backoff delay, doubled on each retry, when the answer has no Retry-After (default 1 s). */
+  retryBaseMs?: number;
+  /** Upper bound of any single wait, Retry-After included (default 30 s). */
+  maxRetryDelayMs?: number;
+}
+
+export type FcmSender = ReturnType<typeof createFcmSender>;
+
+type Outcome = 'delivered' | 'invalid' | 'failed';
+
+/**
+ * FCM HTTP v1 sender: one `messages:send` request per token (the v1 API has no multicast), at
+ * most `concurrency` at a time, with an OAuth2 access token obtained from the service account.
+ */
+export function createFcmSender(options: FcmSenderOptions) {
+  const { account, log } = options;
+  const maxRetries = options.maxRetries ?? 3;
+  const retryBaseMs = options.retryBaseMs ?? 1000;
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+  const endpoint = new URL(
+    `/v1/projects/${encodeURIComponent(account.projectId)}/messages:send`,
+    options.baseUrl,
+  ).toString();
+
+  // google-auth-library signs the JWT and caches the access token until shortly before expiry.
+  // Its JWT flow always targets Google's token endpoint, so the `token_uri` of the credentials is
+  // honoured by overriding the audience claim and redirecting that one request.
+  const jwt = new JWT({
+    email: account.clientEmail,
+    key: account.privateKey,
+    scopes: [FCM_SCOPE],
+    transporterOptions: { timeout: options.timeoutMs },
+    ...(account.tokenUri !== GOOGLE_TOKEN_URI ? { additionalClaims: { aud: account.tokenUri } } : {}),
+  });
+  if (account.tokenUri !== GOOGLE_TOKEN_URI) {
+    jwt.transporter.interceptors.request.add({
+      resolved: async (request) => {
+        if (request.url.href === GOOGLE_TOKEN_URI) request.url = new URL(account.tokenUri);
+        return request;
+      },
+    });
+  }
+
+  let tokenRequest: Promise<string> | undefined;
+  /** One token request at a time, however many sends ask for it together. */
+  function accessToken(): Promise<string> {
+    tokenRequest ??= jwt
+      .getAccessToken()
+      .then(({ token }) => {
+        if (!token) throw new Error('the token endpoint returned no access_token');
+        return token;
+      })
+      .finally(() => {
+        tokenRequest = undefined;
+      });
+    return tokenRequest;
+  }
+
+  /** Drops the cached token (FCM said 401) so the next request signs and exchanges a new one. */
+  function forgetAccessToken(): void {
+    jwt.credentials = {};
+    jwt.gtoken = undefined;
+  }
+
+  function backoff(retry: number, retryAfterMs: number | undefined): number {
+    const exponential = retryBaseMs * 2 ** retry;
+    const jittered = exponential / 2 + Math.random() * (exponential / 2);
+    return Math.min(retryAfterMs ?? jittered, maxRetryDelayMs);
+  }
+
+  async function sendOne(token: string, message: PushMessage): Promise<Outcome> {
+    const body = JSON.stringify({
+      message: { token, notification: { title: message.title, body: message.body }, data: message.data },
+    });
+    let refreshedAuth = false;
+    for (let retry = 0; ; retry++) {
+      let status: number;
+      let text: string;
+      let retryAfterMs: number | undefined;
+      try {
+        const response = await fetch(endpoint, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${await accessToken()}`,
+            'content-type': 'application/json; charset=utf-8',
+          },
+          body,
+          signal: AbortSignal.timeout(options.timeoutMs),
+        });
+        status = response.status;
+        retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
+        text = await response.text();
+      } catch (error) {
+        if (retry < maxRetries) {
+          await sleep(backoff(retry, undefined));
+          continue;
+        }
+        log.warn({ err: error, token: redact(token) }, 'push request failed');
+        return 'failed';
+      }
+
+      if (status >= 200 && status < 300) return 'delivered';
+      if (status === 401 && !refreshedAuth) {
+        refreshedAuth = true;
+        forgetAccessToken();
+        retry--;
+        continue;
+      }
+      if ((status === 429 || status >= 500) && retry < maxRetries) {
+        await sleep(backoff(retry, retryAfterMs));
+        continue;
+      }
+      const verdict = classifyFcmError(status, text);
+      if (verdict.tokenIsInvalid) return 'invalid';
+      log.warn({ status, reason: verdict.reason, token: redact(token) }, 'push rejected by FCM');
+      return 'failed';
+    }
+  }
+
+  return {
+    projectId: account.projectId,
+
+    /** Sends `message` to every token; never throws (problems are logged and counted). */
+    async send(message: PushMessage, tokens: readonly string[]): Promise<SendReport> {
+      const report: SendReport = { delivered: 0, invalidTokens: [], failed: 0 };
+      if (tokens.length === 0) return report;
+      try {
+        await accessToken();
+      } catch (error) {
+        // Without a token no request can succeed: one log line instead of one per device.
+        log.error({ err: error }, 'could not obtain an FCM access token; push skipped');
+        report.failed = tokens.length;
+        return report;
+      }
+      // A fixed set of workers pulling from a shared cursor bounds the requests in flight;
+      // small enough not to warrant a dependency.
+      let next = 0;
+      const worker = async () => {
+        while (next < tokens.length) {
+          const token = tokens[next++]!;
+          const outcome = await sendOne(token, message);
+          if (outcome === 'delivered') report.delivered++;
+          else if (outcome === 'invalid') report.invalidTokens.push(token);
+          else report.failed++;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(options.concurrency, tokens.length) }, worker));
+      return report;
+    },
+  };
+}
+
+/** Enough of a device token to correlate log lines, not enough to reuse it. */
+function redact(token: string): string {
+  return token.length <= 12 ? '…' : `${token.slice(0, 8)}…`;
+}

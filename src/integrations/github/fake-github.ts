@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A GitHub REST server for tests, speaking the real protocol over HTTP on 127.0.0.1: the
+ * `/repos/{owner}/{repo}/pulls/{n}` path (also under an Enterprise `/api/v3` prefix), token
+ * authentication, strong ETags with `If-None-Match` → 304 (which, as on GitHub, costs no rate
+ * limit), `x-ratelimit-*` headers with a 403 once exhausted, and GitHub's JSON error bodies.
+ */
+export interface FakeGitHubOptions {
+  /** When set, requests must carry `Authorization: token <t>` or `Bearer <t>`, else 401. */
+  token?: string;
+  /** Path prefix of the API, `/api/v3` for a GitHub Enterprise base URL. */
+  prefix?: string;
+  rateLimit?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  status: number;
+}
+
+export interface FakeGitHub {
+  /** Base URL to use as `GITHUB_URL`. */
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  setPull(owner: string, repo: string, pull: Record<string, unknown>): void;
+  removePull(owner: string, repo: string, number: number): void;
+  /** Requests are accepted and never answered (time-out tests). */
+  hang: boolean;
+  /** Every pull-request request answers this status with a GitHub error body. */
+  failWith: number | undefined;
+  rateLimitRemaining: number;
+  close(): Promise<void>;
+}
+
+/** A complete pull-request payload as GitHub returns it; `overrides` replace any field. */
+export function fakePullRequest(
+  owner: string,
+  repo: string,
+  number: number,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const created = '2025-01-10T08:00:00Z';
+  return {
+    url: `https://api.github.com/repos/${owner}/${repo}/pulls/${number}`,
+    id: 1000 + number,
+    node_id: `PR_${number}`,
+    html_url: `https://github.com/${owner}/${repo}/pull/${number}`,
+    number,
+    state: 'open',
+    locked: false,
+    title: `Pull request ${number}`,
+    user: { login: 'octocat', id: 1, avatar_url: 'https://avatars.githubusercontent.com/u/1?v=4', type: 'User' },
+    body: 'Describes the change.',
+    labels: [],
+    created_at: created,
+    updated_at: created,
+    closed_at: null,
+    merged_at: null,
+    merge_commit_sha: null,
+    draft: false,
+    head: { label: `${owner}:feature`, ref: 'feature', sha: 'a'.repeat(40) },
+    base: { label: `${owner}:main`, ref: 'main', sha: 'b'.repeat(40) },
+    author_association: 'MEMBER',
+    merged: false,
+    mergeable: true,
+    rebaseable: true,
+    mergeable_state: 'clean',
+    merged_by: null,
+    comments: 1,
+    review_comments: 2,
+    maintainer_can_modify: false,
+    commits: 3,
+    additions: 40,
+    deletions: 5,
+    changed_files: 4,
+    ...overrides,
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+  res.end(text);
+}
+
+const DOCS = 'https://docs.github.com/rest';
+
+export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+  const prefix = options.prefix ?? '';
+  const limit = options.rateLimit ?? 5000;
+  const pulls = new Map<string, Record<string, unknown>>();
+  const requests: RecordedRequest[] = [];
+  const resetAt = Math.floor(Date.now() / 1000) + 3600;
+
+  const state = {
+    hang: false,
+    failWith: undefined as number | undefined,
+    rateLimitRemaining: limit,
+  };
+
+  const rateHeaders = () => ({
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(Math.max(0, state.rateLimitRemaining)),
+    'x-ratelimit-reset': String(resetAt),
+    'x-ratelimit-resource': 'core',
+    'x-github-request-id': `FAKE:${requests.length}`,
+  });
+
+  const handle = (req: IncomingMessage, res: ServerResponse): number | undefined => {
+    if (state.hang) return undefined;
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (!req.headers['user-agent']) {
+      sendJson(res, 403, { message: 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header' });
+      return 403;
+    }
+    if (options.token !== undefined) {
+      const auth = req.headers.authorization ?? '';
+      if (auth !== `token ${options.token}` && auth !== `Bearer ${options.token}`) {
+        sendJson(res, 401, { message: 'Bad credentials', documentation_url: DOCS, status: '401' });
+        return 401;
+      }
+    }
+    if (!path.startsWith(`${prefix}/`)) {
+      sendJson(res, 404, { message: 'Not Found', documentation_url: DOCS, status: '404' });
+      return 404;
+    }
+    const match = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(path.slice(prefix.length));
+    if (req.method !== 'GET' || !match) {
+      sendJson(res, 404, { message: 'Not Found', documentation_url: DOCS, status: '404' });
+      return 404;
+    }
+    if (state.failWith !== undefined) {
+      sendJson(res, state.failWith, { message: 'Server Error', documentation_url: DOCS, status: String(state.failWith) }, rateHeaders());
+      return state.failWith;
+    }
+    const pull = pulls.get(`${match[1]}/${match[2]}/${Number(match[3])}`);
+    const etag = pull ? `"${createHash('sha256').update(JSON.stringify(pull)).digest('hex').slice(0, 40)}"` : undefined;
+    // GitHub does not count a 304 answer to a conditional request against the rate limit.
+    if (etag && req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { etag, ...rateHeaders() });
+      res.end();
+      return 304;
+    }
+    if (state.rateLimitRemaining <= 0) {
+      sendJson(
+        res,
+        403,
+        { message: 'API rate limit exceeded for user ID 1.', documentation_url: DOCS, status: '403' },
+        rateHeaders(),
+      );
+      return 403;
+    }
+    state.rateLimitRemaining -= 1;
+    if (!pull) {
+      sendJson(res, 404, { message: 'Not Found', documentation_url: DOCS, status: '404' }, rateHeaders());
+      return 404;
+    }
+    sendJson(res, 200, pull, { etag: etag!, ...rateHeaders() });
+    return 200;
+  };
+
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const status = handle(req, res);
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, status: status ?? 0 });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    requests,
+    setPull: (owner, repo, pull) => void pulls.set(`${owner}/${repo}/${Number(pull.number)}`, pull),
+    removePull: (owner, repo, number) => void pulls.delete(`${owner}/${repo}/${number}`),
+    get hang() {
+      return state.hang;
+    },
+    set hang(value: boolean) {
+      state.hang = value;
+    },
+    get failWith() {
+      return state.failWith;
+    },
+    set failWith(value: number | undefined) {
+      state.failWith = value;
+    },
+    get rateLimitRemaining() {
+      return state.rateLimitRemaining;
+    },
+    set rateLimitRemaining(value: number) {
+      state.rateLimitRemaining = value;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

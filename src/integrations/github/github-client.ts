@@ -1,0 +1,159 @@
+import { Octokit } from '@octokit/rest';
+import type { Config } from '../../config/config.js';
+import { ExternalServiceError } from '../../http/errors.js';
+
+/** The pull-request fields the service exposes as `scmDetails` (spec field list). */
+export interface ScmDetails {
+  number: number;
+  state: string;
+  title: string;
+  body: string;
+  user: { login: string; avatar_url: string };
+  created_at: string;
+  updated_at: string;
+  merged_at: string | null;
+  draft: boolean;
+  head: { ref: string; sha: string };
+  base: { ref: string; sha: string };
+  mergeable: boolean;
+  mergeable_state: string;
+  comments: number;
+  review_comments: number;
+  commits: number;
+  additions: number;
+  deletions: number;
+  changed_files: number;
+}
+
+export type PullRequestFetch =
+  | { notModified: true }
+  | { notModified: false; details: ScmDetails; etag: string | null };
+
+/** GitHub answered 404: the repository or pull request does not exist (or the token cannot see it). */
+export class GitHubNotFoundError extends Error {
+  constructor(readonly owner: string, readonly repo: string, readonly number: number) {
+    super(`GitHub has no pull request ${owner}/${repo}#${number}`);
+    this.name = 'GitHubNotFoundError';
+  }
+}
+
+export interface GitHubClient {
+  /** `GET /repos/{owner}/{repo}/pulls/{n}`; with an ETag it is a conditional request (a 304 is free). */
+  getPullRequest(owner: string, repo: string, number: number, etag?: string | null): Promise<PullRequestFetch>;
+}
+
+export interface LogSink {
+  debug(message: string): void;
+  warn(message: string): void;
+}
+
+/** `merged` when GitHub reports a merge time, otherwise GitHub's `open`/`closed`. */
+export function pullRequestStatus(details: Pick<ScmDetails, 'state' | 'merged_at'>): 'open' | 'closed' | 'merged' {
+  if (details.merged_at) return 'merged';
+  return details.state === 'closed' ? 'closed' : 'open';
+}
+
+/** Octokit's HttpError, recognised by shape so that a second copy of the package cannot fool `instanceof`. */
+interface HttpError {
+  name: 'HttpError';
+  status: number;
+  message: string;
+  response?: { headers: Record<string, string | undefined> };
+}
+
+function isHttpError(error: unknown): error is HttpError {
+  return error instanceof Error && error.name === 'HttpError' && typeof (error as { status?: unknown }).status === 'number';
+}
+
+type RawPull = Awaited<ReturnType<Octokit['rest']['pulls']['get']>>['data'];
+
+function toScmDetails(pull: RawPull): ScmDetails {
+  return {
+    number: pull.number,
+    state: pull.state,
+    title: pull.title,
+    body: pull.body ?? '',
+    user: { login: pull.user?.login ?? '', avatar_url: pull.user?.avatar_url ?? '' },
+    created_at: pull.created_at,
+    updated_at: pull.updated_at,
+    merged_at: pull.merged_at ?? null,
+    draft: pull.draft ?? false,
+    head: { ref: pull.head.ref, sha: pull.head.sha },
+    base: { ref: pull.base.ref, sha: pull.base.sha },
+    // GitHub answers null while it is still computing mergeability; the spec's field is a boolean.
+    mergeable: pull.mergeable ?? false,
+    mergeable_state: pull.mergeable_state,
+    comments: pull.comments,
+    review_comments: pull.review_comments,
+    commits: pull.commits,
+    additions: pull.additions,
+    deletions: pull.deletions,
+    changed_files: pull.changed_files,
+  };
+}
+
+/** Turns any failure into a 502 whose message names the cause but never a credential. */
+function toServiceError(error: unknown, timeoutMs: number): Error {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+    return new ExternalServiceError('GitHub', `GitHub did not answer within ${timeoutMs} ms`);
+  }
+  if (isHttpError(error)) {
+    const headers = error.response?.headers ?? {};
+    if ((error.status === 403 || error.status === 429) && headers['x-ratelimit-remaining'] === '0') {
+      const reset = Number(headers['x-ratelimit-reset']);
+      const when = Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : '';
+      return new ExternalServiceError('GitHub', `GitHub rate limit exhausted${when}`);
+    }
+    if (error.status === 401) return new ExternalServiceError('GitHub', 'GitHub rejected the configured token');
+    if (error.status === 500 && error.response === undefined) {
+      // No HTTP answer at all (DNS, refused connection, reset): Octokit reports it as status 500.
+      if (/timeout|aborted/i.test(error.message)) {
+        return new ExternalServiceError('GitHub', `GitHub did not answer within ${timeoutMs} ms`);
+      }
+      return new ExternalServiceError('GitHub', 'GitHub could not be reached');
+    }
+    return new ExternalServiceError('GitHub', `GitHub answered ${error.status}`);
+  }
+  return new ExternalServiceError('GitHub', 'GitHub request failed');
+}
+
+/**
+ * Octokit against `GITHUB_URL` (github.com or an Enterprise `/api/v3` base). Without
+ * `GITHUB_TOKEN` requests go out unauthenticated: public repositories still work, within
+ * GitHub's much smaller anonymous rate limit.
+ */
+export function createGitHubClient(config: Pick<Config, 'github' | 'externalTimeoutMs'>, log: LogSink): GitHubClient {
+  const timeoutMs = config.externalTimeoutMs;
+  const octokit = new Octokit({
+    baseUrl: config.github.apiUrl.replace(/\/+$/, ''),
+    ...(config.github.token ? { auth: config.github.token } : {}),
+    userAgent: 'e2e-dashboard-service',
+    // Octokit's debug log receives the full request options, authorization header included:
+    // only the one-line summaries (method, path, status) are passed on.
+    log: {
+      debug: () => undefined,
+      info: (message: string) => log.debug(`github: ${message}`),
+      warn: (message: string) => log.warn(`github: ${message}`),
+      error: (message: string) => log.debug(`github: ${message}`),
+    },
+  });
+
+  return {
+    async getPullRequest(owner, repo, number, etag) {
+      try {
+        const response = await octokit.rest.pulls.get({
+          owner,
+          repo,
+          pull_number: number,
+          headers: etag ? { 'if-none-match': etag } : {},
+          request: { signal: AbortSignal.timeout(timeoutMs) },
+        });
+        return { notModified: false, details: toScmDetails(response.data), etag: response.headers.etag ?? null };
+      } catch (error) {
+        if (isHttpError(error) && error.status === 304) return { notModified: true };
+        if (isHttpError(error) && error.status === 404) throw new GitHubNotFoundError(owner, repo, number);
+        throw toServiceError(error, timeoutMs);
+      }
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { JiraIssue } from './jira-client.js';
+
+/**
+ * A Jira Cloud server for tests, on 127.0.0.1: `GET /rest/api/3/search/jql` with Basic
+ * authentication, `fields`, `maxResults` capped by a server page size, opaque `nextPageToken`
+ * paging with `isLast`, and Jira's `{errorMessages, errors}` error bodies.
+ */
+export interface FakeJira {
+  readonly url: string;
+  readonly requests: { path: string; query: URLSearchParams; authorization: string | undefined; status: number }[];
+  /** Issues returned for one exact JQL string (others return none). */
+  setIssues(jql: string, issues: JiraIssue[]): void;
+  /** Largest page the server returns, whatever `maxResults` asks. */
+  pageSize: number;
+  hang: boolean;
+  failWith: number | undefined;
+  close(): Promise<void>;
+}
+
+/** A Jira issue as the search API returns it; `fields` overrides merge into the defaults. */
+export function fakeJiraIssue(n: number, fields: Partial<JiraIssue['fields']> = {}): JiraIssue {
+  return {
+    id: String(10_000 + n),
+    key: `QA-${n}`,
+    fields: {
+      summary: `Ticket ${n}`,
+      status: { name: 'In Progress' },
+      created: '2025-01-15T10:30:00.000+0100',
+      updated: '2025-01-16T09:00:00.000+0000',
+      assignee: { displayName: 'Ada Lovelace' },
+      reporter: { displayName: 'Grace Hopper' },
+      labels: ['manual_qa'],
+      priority: { name: 'High' },
+      ...fields,
+    },
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8' });
+  res.end(JSON.stringify(body));
+}
+
+export async function startFakeJira(credentials: { email: string; apiToken: string }): Promise<FakeJira> {
+  const expected = `Basic ${Buffer.from(`${credentials.email}:${credentials.apiToken}`).toString('base64')}`;
+  const results = new Map<string, JiraIssue[]>();
+  const requests: FakeJira['requests'] = [];
+  const state = { pageSize: 50, hang: false, failWith: undefined as number | undefined };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, url: URL): number | undefined => {
+    if (state.hang) return undefined;
+    if (req.headers.authorization !== expected) {
+      // Jira Cloud answers a bad Basic credential with 401 and a plain-text-like JSON body.
+      sendJson(res, 401, { errorMessages: ['You are not authenticated. Authentication required to perform this operation.'], errors: {} });
+      return 401;
+    }
+    if (req.method !== 'GET' || url.pathname !== '/rest/api/3/search/jql') {
+      sendJson(res, 404, { errorMessages: ['Not found'], errors: {} });
+      return 404;
+    }
+    if (state.failWith !== undefined) {
+      sendJson(res, state.failWith, { errorMessages: ['Internal server error'], errors: {} });
+      return state.failWith;
+    }
+    const jql = url.searchParams.get('jql');
+    if (!jql) {
+      sendJson(res, 400, { errorMessages: [], errors: { jql: 'The JQL query is required.' } });
+      return 400;
+    }
+    const all = results.get(jql) ?? [];
+    const token = url.searchParams.get('nextPageToken');
+    const start = token ? Number(Buffer.from(token, 'base64url').toString('utf8').replace('offset:', '')) : 0;
+    if (!Number.isInteger(start) || start < 0) {
+      sendJson(res, 400, { errorMessages: ['Invalid nextPageToken'], errors: {} });
+      return 400;
+    }
+    const asked = Number(url.searchParams.get('maxResults') ?? 50);
+    const size = Math.max(1, Math.min(state.pageSize, Number.isFinite(asked) ? asked : 50));
+    const fields = (url.searchParams.get('fields') ?? '').split(',').filter(Boolean);
+    const page = all.slice(start, start + size).map((issue) => ({
+      ...issue,
+      fields: fields.length === 0 ? issue.fields : Object.fromEntries(Object.entries(issue.fields).filter(([name]) => fields.includes(name))),
+    }));
+    const next = start + size;
+    sendJson(res, 200, {
+      issues: page,
+      ...(next < all.length ? { nextPageToken: Buffer.from(`offset:${next}`).toString('base64url') } : {}),
+      isLast: next >= all.length,
+    });
+    return 200;
+  };
+
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const status = handle(req, res, url);
+      requests.push({ path: url.pathname, query: url.searchParams, authorization: req.headers.authorization, status: status ?? 0 });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    setIssues: (jql, issues) => void results.set(jql, issues),
+    get pageSize() {
+      return state.pageSize;
+    },
+    set pageSize(value: number) {
+      state.pageSize = value;
+    },
+    get hang() {
+      return state.hang;
+    },
+    set hang(value: boolean) {
+      state.hang = value;
+    },
+    get failWith() {
+      return state.failWith;
+    },
+    set failWith(value: number | undefined) {
+      state.failWith = value;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

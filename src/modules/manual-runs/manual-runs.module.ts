@@ -1,0 +1,33 @@
+import type { Config } from '../../config/config.js';
+import type { Db } from '../../db/database.js';
+import { type CircleCiClient, createCircleCiClient } from '../../integrations/circleci/circleci-client.js';
+import { createManualRunPoller, type ManualRunPoller, type PollerLog } from './manual-runs.poller.js';
+import { createManualRunsRepository } from './manual-runs.repository.js';
+import { createManualRunsService, type ManualRunsService } from './manual-runs.service.js';
+
+function circleCiFrom(config: Config): CircleCiClient | undefined {
+  const { token, baseUrl } = config.circleci;
+  return token ? createCircleCiClient({ baseUrl, token, timeoutMs: config.externalTimeoutMs }) : undefined;
+}
+
+/** Manual runs over one database and the configured CircleCI (502 on trigger when unconfigured). */
+export function createManualRunsModule(config: Config, db: Db): { service: ManualRunsService } {
+  return {
+    service: createManualRunsService({
+      repository: createManualRunsRepository(db),
+      circleci: circleCiFrom(config),
+      circleciBaseUrl: config.circleci.baseUrl,
+      fallbackProjectSlug: config.circleci.projectSlug,
+    }),
+  };
+}
+
+/** The background status poll, every `CIRCLECI_POLL_MS`; it does nothing without `CIRCLECI_TOKEN`. */
+export function createManualRunPollerFor(config: Config, db: Db, log: PollerLog): ManualRunPoller {
+  return createManualRunPoller({
+    repository: createManualRunsRepository(db),
+    circleci: circleCiFrom(config),
+    intervalMs: config.circleci.pollMs,
+    log,
+  });
+}

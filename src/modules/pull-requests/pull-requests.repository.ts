@@ -1,0 +1,147 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { isStorableId, isUniqueViolation, toCount } from '../../db/errors.js';
+import type { PullRequestsTable } from '../../db/schema.js';
+import { ConflictError } from '../../http/errors.js';
+import type { NotificationInput } from '../notifications/notification-sink.js';
+import { nowIso } from '../../shared/time.js';
+import type { PullRequestSort } from './pull-requests.schema.js';
+
+export type PullRequestRow = Selectable<PullRequestsTable>;
+
+export interface PullRequestInsert {
+  url: string;
+  owner: string;
+  repo: string;
+  number: number;
+  title: string;
+  status: string;
+  etag?: string | null;
+  scmCache?: string | null;
+}
+
+export interface PullRequestPatch {
+  title?: string;
+  status?: string;
+  notifiedEvents?: string;
+  etag?: string | null;
+  scmCache?: string | null;
+}
+
+export interface PullRequestListOptions {
+  limit: number;
+  offset: number;
+  status?: string;
+  sort: PullRequestSort;
+  order: 'asc' | 'desc';
+}
+
+const SORT_COLUMNS = { createdAt: 'created_at', updatedAt: 'updated_at', title: 'title' } as const;
+
+export const alreadyTracked = (url: string) => new ConflictError(`Pull request ${url} is already tracked`);
+
+export function createPullRequestsRepository(db: Db) {
+  return {
+    async list(options: PullRequestListOptions): Promise<{ rows: PullRequestRow[]; total: number }> {
+      let rowsQuery = db.selectFrom('pull_requests').selectAll();
+      let countQuery = db.selectFrom('pull_requests').select((eb) => eb.fn.countAll().as('total'));
+      if (options.status !== undefined) {
+        rowsQuery = rowsQuery.where('status', '=', options.status);
+        countQuery = countQuery.where('status', '=', options.status);
+      }
+      const [rows, count] = await Promise.all([
+        rowsQuery
+          .orderBy(SORT_COLUMNS[options.sort], options.order)
+          .orderBy('id', options.order)
+          .limit(options.limit)
+          .offset(options.offset)
+          .execute(),
+        countQuery.executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: toCount(count.total) };
+    },
+
+    async listAll(): Promise<PullRequestRow[]> {
+      return db.selectFrom('pull_requests').selectAll().orderBy('id').execute();
+    },
+
+    async findById(id: number): Promise<PullRequestRow | undefined> {
+      if (!isStorableId(id)) return undefined;
+      return db.selectFrom('pull_requests').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async findByUrl(url: string): Promise<PullRequestRow | undefined> {
+      return db.selectFrom('pull_requests').selectAll().where('url', '=', url).executeTakeFirst();
+    },
+
+    async create(input: PullRequestInsert): Promise<PullRequestRow> {
+      const now = nowIso();
+      try {
+        return await db
+          .insertInto('pull_requests')
+          .values({
+            url: input.url,
+            owner: input.owner,
+            repo: input.repo,
+            number: input.number,
+            title: input.title,
+            status: input.status,
+            notified_events: '[]',
+            etag: input.etag ?? null,
+            scm_cache: input.scmCache ?? null,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } catch (error) {
+        if (isUniqueViolation(error)) throw alreadyTracked(input.url);
+        throw error;
+      }
+    },
+
+    /** `touch` moves `updated_at`: for changes of the record itself, not for a refreshed cache. */
+    async update(id: number, patch: PullRequestPatch, touch = true): Promise<PullRequestRow | undefined> {
+      if (!isStorableId(id)) return undefined;
+      return db
+        .updateTable('pull_requests')
+        .set({
+          ...(patch.title !== undefined ? { title: patch.title } : {}),
+          ...(patch.status !== undefined ? { status: patch.status } : {}),
+          ...(patch.notifiedEvents !== undefined ? { notified_events: patch.notifiedEvents } : {}),
+          ...(patch.etag !== undefined ? { etag: patch.etag } : {}),
+          ...(patch.scmCache !== undefined ? { scm_cache: patch.scmCache } : {}),
+          ...(touch ? { updated_at: nowIso() } : {}),
+        })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    async delete(id: number): Promise<boolean> {
+      if (!isStorableId(id)) return false;
+      const result = await db.deleteFrom('pull_requests').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    /**
+     * Stores a notification row directly. Used as the notification sink only while no
+     * notifications service is wired (it then neither pushes nor validates beyond the input type).
+     */
+    async insertNotification(input: NotificationInput): Promise<void> {
+      await db
+        .insertInto('notifications')
+        .values({
+          title: input.title,
+          message: input.message,
+          type: input.type,
+          is_read: 0,
+          data: input.data === undefined ? null : JSON.stringify(input.data),
+          created_at: nowIso(),
+        })
+        .execute();
+    },
+  };
+}
+
+export type PullRequestsRepository = ReturnType<typeof createPullRequestsRepository>;

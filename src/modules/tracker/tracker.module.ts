@@ -1,0 +1,17 @@
+import type { Config } from '../../config/config.js';
+import { createJiraClient } from '../../integrations/jira/jira-client.js';
+import { readJiraSettings } from '../../integrations/jira/jira-config.js';
+import { createTrackerService, type TrackerService } from './tracker.service.js';
+
+/** The tracker queries over the configured Jira; unconfigured, every query answers 502. */
+export function createTrackerModule(config: Config): { service: TrackerService } {
+  const { settings, missing } = readJiraSettings(config);
+  return {
+    service: createTrackerService({
+      jira: settings ? createJiraClient(settings, config.externalTimeoutMs) : undefined,
+      missingVariables: missing,
+      manualQaProject: settings?.manualQaProject,
+      cacheMs: config.jira.cacheMs,
+    }),
+  };
+}
