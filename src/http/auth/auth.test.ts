@@ -103,6 +103,54 @@ describe('API key and brute-force protection', () => {
   });
 });
 
+describe('TRUST_PROXY', () => {
+  const failFromBehindProxy = async (t: TestApp, forwardedFor: string) => {
+    let last = 0;
+    for (let i = 0; i < 4; i++) {
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/apps',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-api-key': 'bad', 'x-forwarded-for': forwardedFor },
+      });
+      last = res.statusCode;
+    }
+    return last;
+  };
+
+  it('ignores X-Forwarded-For when off, so a client cannot pick its IP to dodge a block', async () => {
+    const t = await createTestApp();
+    try {
+      expect(await failFromBehindProxy(t, '203.0.113.7')).toBe(429);
+      const other = await t.app.inject({
+        method: 'GET',
+        url: '/api/apps',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-api-key': TEST_KEY, 'x-forwarded-for': '198.51.100.1' },
+      });
+      expect(other.statusCode).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('uses the forwarded client IP when the proxy is trusted', async () => {
+    const t = await createTestApp({ env: { TRUST_PROXY: '127.0.0.1' } });
+    try {
+      expect(await failFromBehindProxy(t, '203.0.113.8')).toBe(429);
+      const other = await t.app.inject({
+        method: 'GET',
+        url: '/api/apps',
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-api-key': TEST_KEY, 'x-forwarded-for': '198.51.100.2' },
+      });
+      expect(other.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('production slow-down', () => {
   it('delays each failed answer by 500 ms per earlier failure', async () => {
     const t = await createTestApp({
