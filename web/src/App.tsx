@@ -1,0 +1,106 @@
+import { useEffect, useState } from 'react';
+import { onUnauthorized, storedKey, storeKey } from './api/client';
+import { Login } from './Login';
+import { Link, navigate, usePath } from './lib/router';
+import { ApplicationsPage } from './pages/Applications';
+import { NotificationsPage } from './pages/Notifications';
+import { OverviewPage } from './pages/Overview';
+import { PullRequestsPage } from './pages/PullRequests';
+import { TicketsPage } from './pages/Tickets';
+import { TodosPage } from './pages/Todos';
+import { ShellProvider, useShell } from './shell';
+
+const PAGES = [
+  { path: '/', label: 'Overview', Page: OverviewPage },
+  { path: '/apps', label: 'Applications', Page: ApplicationsPage },
+  { path: '/pull-requests', label: 'Pull requests', Page: PullRequestsPage },
+  { path: '/tickets', label: 'Tickets', Page: TicketsPage },
+  { path: '/todos', label: 'To-dos', Page: TodosPage },
+  { path: '/notifications', label: 'Notifications', Page: NotificationsPage },
+] as const;
+
+export function App() {
+  const [key, setKey] = useState(storedKey);
+  const [notice, setNotice] = useState<string>();
+
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        storeKey(null);
+        setKey(null);
+        setNotice('The saved API key is no longer accepted. Enter the current key.');
+      }),
+    [],
+  );
+
+  if (!key) {
+    return (
+      <Login
+        notice={notice}
+        onSignedIn={(k) => {
+          setNotice(undefined);
+          setKey(k);
+        }}
+      />
+    );
+  }
+  return (
+    <ShellProvider key={key}>
+      <Layout
+        onSignOut={() => {
+          storeKey(null);
+          setKey(null);
+          setNotice('You are signed out. The key was removed from this browser.');
+          navigate('/', true);
+        }}
+      />
+    </ShellProvider>
+  );
+}
+
+function Layout({ onSignOut }: { onSignOut: () => void }) {
+  const path = usePath();
+  const { unread } = useShell();
+  const current = PAGES.find((page) => page.path === path) ?? PAGES[0];
+  const { Page } = current;
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <div className="topbar-inner">
+          <Link to="/" className="brand">
+            <span className="brand-mark" aria-hidden="true">
+              ✓
+            </span>
+            <span>Test dashboard</span>
+          </Link>
+          <nav aria-label="Main" className="nav">
+            <ul>
+              {PAGES.map(({ path: to, label }) => (
+                <li key={to}>
+                  <Link to={to} aria-current={to === current.path ? 'page' : undefined} className="nav-link">
+                    {label}
+                    {to === '/notifications' && unread !== undefined && unread > 0 && (
+                      <span className="count" aria-label={`${unread} unread`}>
+                        {unread > 99 ? '99+' : unread}
+                      </span>
+                    )}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <button type="button" className="button button-ghost signout" onClick={onSignOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main" className="page" tabIndex={-1}>
+        <Page />
+      </main>
+    </>
+  );
+}

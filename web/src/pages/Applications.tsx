@@ -1,0 +1,261 @@
+import { useEffect, useRef, useState } from 'react';
+import { api, describeError } from '../api/client';
+import type { Application, ManualRun } from '../api/types';
+import { ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui';
+import { usePageTitle } from '../lib/router';
+import { formatDateTime, fromNow } from '../lib/time';
+import { useAsync } from '../lib/useAsync';
+import { useShell } from '../shell';
+import { AppForm } from './AppForm';
+
+const UNFINISHED = new Set(['created', 'running', 'on_hold', 'failing']);
+const RUN_POLL_MS = 5000;
+
+/** Follows the manual runs started from this page until CircleCI reports them finished. */
+function useFollowedRuns(onFinished: () => void) {
+  const [runs, setRuns] = useState<Record<number, ManualRun>>({});
+  const finished = useRef(onFinished);
+  finished.current = onFinished;
+  const active = Object.values(runs).filter((run) => UNFINISHED.has(run.status ?? 'created'));
+  const activeKey = active.map((run) => `${run.appId}:${run.status ?? ''}`).join(',');
+
+  useEffect(() => {
+    if (!activeKey) return;
+    const timer = window.setTimeout(() => {
+      for (const run of active) {
+        api<ManualRun[]>('/api/e2e_manual_runs', { query: { appId: run.appId, limit: 1 } })
+          .then((list) => {
+            const latest = list.find((r) => r.id === run.id) ?? list[0];
+            if (!latest) return;
+            setRuns((all) => ({ ...all, [run.appId]: latest }));
+            if (!UNFINISHED.has(latest.status ?? 'created')) finished.current();
+          })
+          .catch(() => undefined);
+      }
+    }, RUN_POLL_MS);
+    return () => window.clearTimeout(timer);
+    // Re-arms after every answer (the key changes or the object does).
+  }, [activeKey, runs]);
+
+  return { runs, track: (run: ManualRun) => setRuns((all) => ({ ...all, [run.appId]: run })) };
+}
+
+export function ApplicationsPage() {
+  usePageTitle('Applications');
+  const { notify } = useShell();
+  const apps = useAsync((signal) => api<Application[]>('/api/apps', { signal }), []);
+  const [editing, setEditing] = useState<Application | 'new'>();
+  const [deleting, setDeleting] = useState<Application>();
+  const [deleteState, setDeleteState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
+  const [starting, setStarting] = useState<number>();
+  const [rowError, setRowError] = useState<{ appId: number; error: unknown }>();
+  const followed = useFollowedRuns(apps.reload);
+
+  const replace = (app: Application) =>
+    apps.setData((list) => {
+      const current = list ?? [];
+      return current.some((a) => a.id === app.id)
+        ? current.map((a) => (a.id === app.id ? app : a))
+        : [...current, app];
+    });
+
+  const toggleWatching = async (app: Application) => {
+    setRowError(undefined);
+    try {
+      replace(
+        await api<Application>(`/api/apps/${app.id}`, { method: 'PUT', body: { watching: !app.watching } }),
+      );
+    } catch (error) {
+      setRowError({ appId: app.id, error });
+    }
+  };
+
+  const runNow = async (app: Application) => {
+    setStarting(app.id);
+    setRowError(undefined);
+    try {
+      const run = await api<ManualRun>('/api/e2e_manual_runs', { method: 'POST', body: { appId: app.id } });
+      followed.track(run);
+      notify(`E2E run started for ${app.name}.`);
+      apps.reload();
+    } catch (error) {
+      setRowError({ appId: app.id, error });
+    } finally {
+      setStarting(undefined);
+    }
+  };
+
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    setDeleteState({ busy: true });
+    try {
+      await api(`/api/apps/${deleting.id}`, { method: 'DELETE' });
+      apps.setData((list) => list?.filter((a) => a.id !== deleting.id));
+      notify(`${deleting.name} was deleted.`);
+      setDeleting(undefined);
+      setDeleteState({ busy: false });
+    } catch (error) {
+      setDeleteState({ busy: false, error });
+    }
+  };
+
+  const list = [...(apps.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+
+  return (
+    <>
+      <div className="page-header">
+        <h1 id="page-title" tabIndex={-1}>
+          Applications
+        </h1>
+        <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+          Add application
+        </button>
+      </div>
+      {apps.loading && !apps.data && <Spinner />}
+      <ErrorMessage error={apps.error} onRetry={apps.reload} />
+      {apps.data && list.length === 0 && (
+        <EmptyState title="No applications yet.">
+          Add the applications whose E2E results you want to follow.
+        </EmptyState>
+      )}
+      {list.length > 0 && (
+        <div className="table-wrap">
+          <table className="table responsive">
+            <caption className="sr-only">Monitored applications</caption>
+            <thead>
+              <tr>
+                <th scope="col">Application</th>
+                <th scope="col">Watching</th>
+                <th scope="col">Last run</th>
+                <th scope="col">Runs today</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((app) => {
+                const run = followed.runs[app.id];
+                const lastStatus = run?.status ?? app.lastRun?.status;
+                const lastUrl = run?.url ?? app.lastRun?.url;
+                const lastAt = run?.createdAt ?? app.lastRun?.createdAt;
+                const triggerOn = app.e2eTriggerConfiguration?.enabled === true;
+                return (
+                  <tr key={app.id}>
+                    <th scope="row" data-label="Application">
+                      <span className="strong">{app.name}</span>
+                      <span className="muted small block">
+                        {app.code} ·{' '}
+                        <a href={app.pipelineUrl} target="_blank" rel="noopener noreferrer">
+                          pipeline<span className="sr-only"> (opens in a new tab)</span> ↗
+                        </a>
+                      </span>
+                      {rowError?.appId === app.id && (
+                        <span className="field-error block" role="alert">
+                          {describeError(rowError.error)}
+                        </span>
+                      )}
+                    </th>
+                    <td data-label="Watching">
+                      <button
+                        type="button"
+                        role="switch"
+                        aria-checked={app.watching}
+                        aria-label={`Watching ${app.name}`}
+                        className="switch"
+                        onClick={() => void toggleWatching(app)}
+                      >
+                        <span className="switch-track" aria-hidden="true" />
+                        <span className="switch-text">{app.watching ? 'On' : 'Off'}</span>
+                      </button>
+                    </td>
+                    <td data-label="Last run">
+                      {lastStatus ? (
+                        <>
+                          <StatusBadge status={lastStatus} />{' '}
+                          {lastUrl ? (
+                            <a
+                              href={lastUrl}
+                              target="_blank"
+                              rel="noopener noreferrer"
+                              title={formatDateTime(lastAt)}
+                            >
+                              {fromNow(lastAt)}
+                            </a>
+                          ) : (
+                            <span className="small">{fromNow(lastAt)}</span>
+                          )}
+                          {run && UNFINISHED.has(run.status ?? 'created') && (
+                            <span
+                              className="spinner spinner-inline"
+                              role="img"
+                              aria-label="Run in progress"
+                            />
+                          )}
+                        </>
+                      ) : (
+                        <span className="muted">No run yet</span>
+                      )}
+                    </td>
+                    <td data-label="Runs today">{app.e2eRunsQuantity}</td>
+                    <td className="actions">
+                      <button
+                        type="button"
+                        className="button button-small"
+                        onClick={() => void runNow(app)}
+                        disabled={starting === app.id}
+                        title={triggerOn ? undefined : 'Enable the trigger in Edit to start runs'}
+                      >
+                        {starting === app.id ? 'Starting…' : 'Run E2E'}
+                        <span className="sr-only"> for {app.name}</span>
+                      </button>
+                      <button type="button" className="button button-small" onClick={() => setEditing(app)}>
+                        Edit<span className="sr-only"> {app.name}</span>
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-small button-danger-ghost"
+                        onClick={() => {
+                          setDeleteState({ busy: false });
+                          setDeleting(app);
+                        }}
+                      >
+                        Delete<span className="sr-only"> {app.name}</span>
+                      </button>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Dialog
+        open={editing !== undefined}
+        title={editing === 'new' ? 'Add application' : `Edit ${editing?.name ?? ''}`}
+        onClose={() => setEditing(undefined)}
+      >
+        <AppForm
+          key={editing === 'new' ? 'new' : editing?.id}
+          {...(editing && editing !== 'new' ? { app: editing } : {})}
+          onCancel={() => setEditing(undefined)}
+          onSaved={(app) => {
+            replace(app);
+            notify(editing === 'new' ? `${app.name} was added.` : `${app.name} was saved.`);
+            setEditing(undefined);
+          }}
+        />
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title="Delete application?"
+        message={`${deleting?.name ?? ''} and its report details and manual runs will be removed. This cannot be undone.`}
+        confirmLabel="Delete application"
+        busy={deleteState.busy}
+        error={deleteState.error}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(undefined)}
+      />
+    </>
+  );
+}

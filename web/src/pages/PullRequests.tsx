@@ -1,0 +1,229 @@
+import { type FormEvent, useState } from 'react';
+import { api, ApiError } from '../api/client';
+import type { PullRequest, ScmDetails } from '../api/types';
+import {
+  ConfirmDialog,
+  Dialog,
+  EmptyState,
+  ErrorMessage,
+  Spinner,
+  StatusBadge,
+  TextField,
+} from '../components/ui';
+import { usePageTitle } from '../lib/router';
+import { pullRequestLabel } from '../lib/text';
+import { ageInDays, formatDateTime } from '../lib/time';
+import { useAsync } from '../lib/useAsync';
+import { useShell } from '../shell';
+
+type Detailed = PullRequest & { scmDetails: ScmDetails };
+
+function AddForm({ onAdded }: { onAdded: (pr: PullRequest) => void }) {
+  const [url, setUrl] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      onAdded(await api<PullRequest>('/api/pull_requests', { method: 'POST', body: { url: url.trim() } }));
+      setUrl('');
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const apiError = error instanceof ApiError ? error : undefined;
+  const inline =
+    apiError && (apiError.status === 400 || apiError.status === 409)
+      ? (apiError.forField('url') ?? apiError.message)
+      : undefined;
+  return (
+    <form className="panel inline-form" onSubmit={(e) => void submit(e)} noValidate>
+      <TextField
+        label="Pull request URL"
+        type="url"
+        inputMode="url"
+        placeholder="https://github.com/org/repo/pull/123"
+        value={url}
+        onChange={(e) => setUrl(e.target.value)}
+        error={inline}
+        required
+      />
+      <button type="submit" className="button button-primary" disabled={busy || !url.trim()}>
+        {busy ? 'Adding…' : 'Track pull request'}
+      </button>
+      {!inline && <ErrorMessage error={error} />}
+    </form>
+  );
+}
+
+function Details({ id }: { id: number }) {
+  const details = useAsync((signal) => api<Detailed>(`/api/pull_requests/${id}`, { signal }), [id]);
+  if (details.loading && !details.data) return <Spinner label="Fetching details from GitHub…" />;
+  if (details.error) return <ErrorMessage error={details.error} onRetry={details.reload} />;
+  const scm = details.data?.scmDetails;
+  if (!scm) return null;
+  return (
+    <div className="pr-details">
+      <p className="author">
+        {scm.user.avatar_url && <img src={scm.user.avatar_url} alt="" width={32} height={32} />}
+        <span>
+          Opened by <strong>{scm.user.login}</strong> on {formatDateTime(scm.created_at)}
+          {scm.draft && (
+            <>
+              {' '}
+              · <StatusBadge status="pending" label="draft" />
+            </>
+          )}
+        </span>
+      </p>
+      <dl className="facts">
+        <div>
+          <dt>Mergeable state</dt>
+          <dd>
+            <StatusBadge
+              status={
+                scm.mergeable_state === 'clean'
+                  ? 'passed'
+                  : scm.mergeable_state === 'dirty'
+                    ? 'failed'
+                    : 'pending'
+              }
+              label={scm.mergeable_state}
+            />
+          </dd>
+        </div>
+        <div>
+          <dt>Changes</dt>
+          <dd>
+            <span className="plus">+{scm.additions}</span> <span className="minus">−{scm.deletions}</span>{' '}
+            <span className="muted">in {scm.changed_files} files</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Comments</dt>
+          <dd>
+            {scm.comments} <span className="muted">+ {scm.review_comments} review</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Commits</dt>
+          <dd>{scm.commits}</dd>
+        </div>
+        <div>
+          <dt>Branches</dt>
+          <dd>
+            <code>{scm.head.ref}</code> → <code>{scm.base.ref}</code>
+          </dd>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+export function PullRequestsPage() {
+  usePageTitle('Pull requests');
+  const { notify } = useShell();
+  const prs = useAsync((signal) => api<PullRequest[]>('/api/pull_requests', { signal }), []);
+  const [open, setOpen] = useState<PullRequest>();
+  const [removing, setRemoving] = useState<PullRequest>();
+  const [removeState, setRemoveState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
+
+  const remove = async () => {
+    if (!removing) return;
+    setRemoveState({ busy: true });
+    try {
+      await api(`/api/pull_requests/${removing.id}`, { method: 'DELETE' });
+      prs.setData((list) => list?.filter((p) => p.id !== removing.id));
+      notify('Pull request removed from tracking.');
+      setRemoving(undefined);
+      setRemoveState({ busy: false });
+    } catch (error) {
+      setRemoveState({ busy: false, error });
+    }
+  };
+
+  const list = [...(prs.data ?? [])].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+
+  return (
+    <>
+      <div className="page-header">
+        <h1 id="page-title" tabIndex={-1}>
+          Pull requests
+        </h1>
+      </div>
+      <AddForm
+        onAdded={(pr) => {
+          prs.setData((current) => [...(current ?? []), pr]);
+          notify(`Now tracking ${pullRequestLabel(pr.url)}.`);
+        }}
+      />
+      {prs.loading && !prs.data && <Spinner />}
+      <ErrorMessage error={prs.error} onRetry={prs.reload} />
+      {prs.data && list.length === 0 && (
+        <EmptyState title="No pull requests tracked.">Paste a GitHub pull request URL above.</EmptyState>
+      )}
+      {list.length > 0 && (
+        <ul className="list" aria-label="Tracked pull requests">
+          {list.map((pr) => {
+            const age = ageInDays(pr.createdAt);
+            return (
+              <li key={pr.id} className="list-item">
+                <div className="list-main">
+                  <a href={pr.url} target="_blank" rel="noopener noreferrer" className="strong">
+                    {pr.title || pullRequestLabel(pr.url)}
+                  </a>
+                  <span className="muted small block">
+                    {pullRequestLabel(pr.url)} · tracked{' '}
+                    {age === 0 ? 'today' : `${age} day${age === 1 ? '' : 's'} ago`}
+                  </span>
+                </div>
+                <StatusBadge status={pr.status} />
+                <span className={`age ${age >= 7 ? 'age-old' : age >= 3 ? 'age-warn' : ''}`} title="Age">
+                  {age}d
+                </span>
+                <div className="actions">
+                  <button type="button" className="button button-small" onClick={() => setOpen(pr)}>
+                    Details<span className="sr-only"> of {pr.title}</span>
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-small button-danger-ghost"
+                    onClick={() => {
+                      setRemoveState({ busy: false });
+                      setRemoving(pr);
+                    }}
+                  >
+                    Remove<span className="sr-only"> {pr.title}</span>
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <Dialog
+        open={open !== undefined}
+        title={open ? open.title || pullRequestLabel(open.url) : ''}
+        onClose={() => setOpen(undefined)}
+      >
+        {open && <Details id={open.id} />}
+      </Dialog>
+      <ConfirmDialog
+        open={removing !== undefined}
+        title="Stop tracking this pull request?"
+        message={
+          removing ? `${removing.title} (${pullRequestLabel(removing.url)}) will no longer be followed.` : ''
+        }
+        confirmLabel="Remove"
+        busy={removeState.busy}
+        error={removeState.error}
+        onConfirm={() => void remove()}
+        onCancel={() => setRemoving(undefined)}
+      />
+    </>
+  );
+}

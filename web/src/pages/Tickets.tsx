@@ -1,0 +1,99 @@
+import { api } from '../api/client';
+import type { TicketList } from '../api/types';
+import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui';
+import { usePageTitle } from '../lib/router';
+import { formatDateTime, fromNow } from '../lib/time';
+import { useAsync } from '../lib/useAsync';
+
+function TicketSection({
+  id,
+  title,
+  path,
+  empty,
+}: {
+  id: string;
+  title: string;
+  path: string;
+  empty: string;
+}) {
+  const tickets = useAsync((signal) => api<TicketList>(path, { signal }), [path]);
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <div className="panel-header">
+        <h2 id={id}>
+          {title}
+          {tickets.data && <span className="count count-neutral">{tickets.data.total}</span>}
+        </h2>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={tickets.reload}
+          disabled={tickets.loading}
+        >
+          Refresh<span className="sr-only"> {title}</span>
+        </button>
+      </div>
+      {tickets.loading && !tickets.data && <Spinner label="Asking the tracker…" />}
+      <ErrorMessage error={tickets.error} onRetry={tickets.reload} />
+      {tickets.data && tickets.data.issues.length === 0 && <EmptyState title={empty} />}
+      {tickets.data && tickets.data.issues.length > 0 && (
+        <ul className="list">
+          {tickets.data.issues.map((ticket) => (
+            <li key={ticket.id} className="list-item">
+              <div className="list-main">
+                <a href={ticket.url} target="_blank" rel="noopener noreferrer">
+                  <span className="ticket-key">{ticket.key}</span> {ticket.summary}
+                </a>
+                <span className="muted small block">
+                  {ticket.priority !== 'None' && <>{ticket.priority} priority · </>}
+                  {ticket.assignee} · updated{' '}
+                  <time dateTime={ticket.updated} title={formatDateTime(ticket.updated)}>
+                    {fromNow(ticket.updated)}
+                  </time>
+                  {ticket.parent && <> · part of {ticket.parent.key}</>}
+                </span>
+                {ticket.labels.length > 0 && (
+                  <span className="labels">
+                    {ticket.labels.map((label) => (
+                      <span key={label} className="label">
+                        {label}
+                      </span>
+                    ))}
+                  </span>
+                )}
+              </div>
+              <StatusBadge status={ticket.status} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function TicketsPage() {
+  usePageTitle('Tickets');
+  return (
+    <>
+      <div className="page-header">
+        <h1 id="page-title" tabIndex={-1}>
+          Tickets
+        </h1>
+      </div>
+      <div className="columns">
+        <TicketSection
+          id="manual-qa"
+          title="Waiting for manual QA"
+          path="/api/tracker/manual_qa"
+          empty="No ticket waits for manual testing."
+        />
+        <TicketSection
+          id="my-tickets"
+          title="My tickets"
+          path="/api/tracker/my_tickets"
+          empty="No unresolved ticket is assigned to the tracker account."
+        />
+      </div>
+    </>
+  );
+}

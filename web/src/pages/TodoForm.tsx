@@ -1,0 +1,117 @@
+import { type FormEvent, useState } from 'react';
+import { api, ApiError } from '../api/client';
+import type { Todo } from '../api/types';
+import { ErrorMessage, TextArea, TextField } from '../components/ui';
+import { decodeEntities } from '../lib/text';
+
+const FIELDS = ['title', 'description', 'link', 'dueDate'];
+
+/** Creates a to-do or edits one; titles are shown decoded and sent back as plain text. */
+export function TodoForm({
+  todo,
+  onSaved,
+  onCancel,
+  compact,
+}: {
+  todo?: Todo;
+  onSaved: (todo: Todo) => void;
+  onCancel?: () => void;
+  compact?: boolean;
+}) {
+  const [title, setTitle] = useState(todo ? decodeEntities(todo.title) : '');
+  const [dueDate, setDueDate] = useState(todo?.dueDate?.slice(0, 10) ?? '');
+  const [link, setLink] = useState(todo?.link ?? '');
+  const [description, setDescription] = useState(todo?.description ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    const body = todo
+      ? { title, description: description || null, link: link.trim() || null, dueDate: dueDate || null }
+      : {
+          title,
+          ...(description ? { description } : {}),
+          ...(link.trim() ? { link: link.trim() } : {}),
+          ...(dueDate ? { dueDate } : {}),
+        };
+    try {
+      const saved = await api<Todo>(todo ? `/api/to_do_list/${todo.id}` : '/api/to_do_list', {
+        method: todo ? 'PUT' : 'POST',
+        body,
+      });
+      onSaved(saved);
+      if (!todo) {
+        setTitle('');
+        setDueDate('');
+        setLink('');
+        setDescription('');
+      }
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const apiError = error instanceof ApiError ? error : undefined;
+  const fieldError = (field: string) => apiError?.forField(field);
+  const unplaced = apiError
+    ? apiError.details.some((d) => FIELDS.includes(d.field))
+      ? undefined
+      : apiError
+    : error;
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate className={compact ? 'form todo-form' : 'form'}>
+      <ErrorMessage error={unplaced} />
+      <TextField
+        label={todo ? 'Title' : 'New to-do'}
+        value={title}
+        onChange={(e) => setTitle(e.target.value)}
+        error={fieldError('title')}
+        maxLength={255}
+        required
+        placeholder={todo ? undefined : 'What needs doing?'}
+      />
+      <div className="grid-2">
+        <TextField
+          label="Due date"
+          type="date"
+          value={dueDate}
+          onChange={(e) => setDueDate(e.target.value)}
+          error={fieldError('dueDate')}
+        />
+        <TextField
+          label="Link"
+          type="url"
+          inputMode="url"
+          value={link}
+          onChange={(e) => setLink(e.target.value)}
+          error={fieldError('link')}
+          maxLength={500}
+          placeholder="https://…"
+        />
+      </div>
+      <TextArea
+        label="Notes"
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        error={fieldError('description')}
+        rows={compact ? 2 : 4}
+      />
+      <div className="dialog-actions">
+        {onCancel && (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" className="button button-primary" disabled={busy || !title.trim()}>
+          {busy ? 'Saving…' : todo ? 'Save changes' : 'Add to-do'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,210 @@
+import { useState } from 'react';
+import { api, describeError, request } from '../api/client';
+import type { Todo } from '../api/types';
+import { Checkbox, ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
+import { usePageTitle } from '../lib/router';
+import { decodeEntities } from '../lib/text';
+import { formatDate, todayUtc } from '../lib/time';
+import { useAsync } from '../lib/useAsync';
+import { useShell } from '../shell';
+import { TodoForm } from './TodoForm';
+
+/** Due dates are days: a to-do is overdue from the day after its due date (UTC, as the API stores it). */
+function dueState(todo: Todo, today: string): 'overdue' | 'today' | undefined {
+  if (!todo.dueDate || todo.isCompleted) return undefined;
+  const day = todo.dueDate.slice(0, 10);
+  return day < today ? 'overdue' : day === today ? 'today' : undefined;
+}
+
+export function TodosPage() {
+  usePageTitle('To-dos');
+  const { notify } = useShell();
+  const todos = useAsync((signal) => api<Todo[]>('/api/to_do_list', { signal }), []);
+  const [showCompleted, setShowCompleted] = useState(true);
+  const [editing, setEditing] = useState<Todo>();
+  const [deleting, setDeleting] = useState<Todo>();
+  const [deleteState, setDeleteState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
+  const [rowError, setRowError] = useState<{ id: number; error: unknown }>();
+  const today = todayUtc();
+
+  const replace = (todo: Todo) =>
+    todos.setData((list) => (list ?? []).map((t) => (t.id === todo.id ? todo : t)));
+
+  const toggle = async (todo: Todo) => {
+    setRowError(undefined);
+    replace({ ...todo, isCompleted: !todo.isCompleted });
+    try {
+      replace(
+        await api<Todo>(`/api/to_do_list/${todo.id}`, {
+          method: 'PUT',
+          body: { isCompleted: !todo.isCompleted },
+        }),
+      );
+    } catch (error) {
+      replace(todo);
+      setRowError({ id: todo.id, error });
+    }
+  };
+
+  const remove = async () => {
+    if (!deleting) return;
+    setDeleteState({ busy: true });
+    try {
+      await api(`/api/to_do_list/${deleting.id}`, { method: 'DELETE' });
+      todos.setData((list) => list?.filter((t) => t.id !== deleting.id));
+      setDeleting(undefined);
+      setDeleteState({ busy: false });
+      notify('To-do deleted.');
+    } catch (error) {
+      setDeleteState({ busy: false, error });
+    }
+  };
+
+  const clearCompleted = async () => {
+    try {
+      await request('/api/to_do_list', { method: 'DELETE', query: { completed: true } });
+      todos.setData((list) => list?.filter((t) => !t.isCompleted));
+      notify('Completed to-dos cleared.');
+    } catch (error) {
+      notify(describeError(error), 'bad');
+    }
+  };
+
+  const all = todos.data ?? [];
+  const visible = showCompleted ? all : all.filter((t) => !t.isCompleted);
+  const open = all.filter((t) => !t.isCompleted);
+  const overdue = open.filter((t) => dueState(t, today) === 'overdue').length;
+
+  return (
+    <>
+      <div className="page-header">
+        <h1 id="page-title" tabIndex={-1}>
+          To-dos
+        </h1>
+        <p className="muted">
+          {open.length} open{overdue > 0 && <strong className="text-bad"> · {overdue} overdue</strong>}
+        </p>
+      </div>
+      <section className="panel" aria-label="Add a to-do">
+        <TodoForm
+          compact
+          onSaved={(todo) => {
+            todos.reload();
+            notify(`Added “${decodeEntities(todo.title)}”.`);
+          }}
+        />
+      </section>
+      <div className="toolbar">
+        <Checkbox
+          label="Show completed"
+          checked={showCompleted}
+          onChange={(e) => setShowCompleted(e.target.checked)}
+        />
+        {all.some((t) => t.isCompleted) && (
+          <button type="button" className="button button-small" onClick={() => void clearCompleted()}>
+            Clear completed
+          </button>
+        )}
+      </div>
+      {todos.loading && !todos.data && <Spinner />}
+      <ErrorMessage error={todos.error} onRetry={todos.reload} />
+      {todos.data && visible.length === 0 && (
+        <EmptyState title={all.length ? 'Everything is done.' : 'Nothing to do yet.'} />
+      )}
+      {visible.length > 0 && (
+        <ul className="list" aria-label="To-dos">
+          {visible.map((todo) => {
+            const title = decodeEntities(todo.title);
+            const due = dueState(todo, today);
+            return (
+              <li
+                key={todo.id}
+                className={`list-item todo ${todo.isCompleted ? 'todo-done' : ''} ${due ? `todo-${due}` : ''}`}
+              >
+                <input
+                  type="checkbox"
+                  className="todo-check"
+                  checked={todo.isCompleted}
+                  onChange={() => void toggle(todo)}
+                  aria-label={`Completed: ${title}`}
+                />
+                <div className="list-main">
+                  <span className="todo-title">{title}</span>
+                  <span className="small block">
+                    {todo.dueDate && (
+                      <span
+                        className={
+                          due === 'overdue'
+                            ? 'text-bad strong'
+                            : due === 'today'
+                              ? 'text-warn strong'
+                              : 'muted'
+                        }
+                      >
+                        {due === 'overdue' ? 'Overdue · was due ' : due === 'today' ? 'Due today · ' : 'Due '}
+                        {formatDate(`${todo.dueDate.slice(0, 10)}T12:00:00Z`)}
+                      </span>
+                    )}
+                    {todo.link && (
+                      <>
+                        {todo.dueDate && ' · '}
+                        <a href={todo.link} target="_blank" rel="noopener noreferrer">
+                          {todo.link.replace(/^https?:\/\//, '').slice(0, 60)}
+                        </a>
+                      </>
+                    )}
+                  </span>
+                  {todo.description && <p className="todo-notes">{todo.description}</p>}
+                  {rowError?.id === todo.id && (
+                    <span className="field-error block" role="alert">
+                      {describeError(rowError.error)}
+                    </span>
+                  )}
+                </div>
+                <div className="actions">
+                  <button type="button" className="button button-small" onClick={() => setEditing(todo)}>
+                    Edit<span className="sr-only"> {title}</span>
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-small button-danger-ghost"
+                    onClick={() => {
+                      setDeleteState({ busy: false });
+                      setDeleting(todo);
+                    }}
+                  >
+                    Delete<span className="sr-only"> {title}</span>
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <Dialog open={editing !== undefined} title="Edit to-do" onClose={() => setEditing(undefined)}>
+        {editing && (
+          <TodoForm
+            key={editing.id}
+            todo={editing}
+            onCancel={() => setEditing(undefined)}
+            onSaved={() => {
+              setEditing(undefined);
+              todos.reload();
+              notify('To-do saved.');
+            }}
+          />
+        )}
+      </Dialog>
+      <ConfirmDialog
+        open={deleting !== undefined}
+        title="Delete to-do?"
+        message={deleting ? `“${decodeEntities(deleting.title)}” will be deleted.` : ''}
+        confirmLabel="Delete"
+        busy={deleteState.busy}
+        error={deleteState.error}
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(undefined)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { request } from './api/client';
+
+interface Toast {
+  id: number;
+  text: string;
+  tone: 'good' | 'bad';
+}
+
+interface Shell {
+  notify: (text: string, tone?: 'good' | 'bad') => void;
+  unread: number | undefined;
+  refreshUnread: () => void;
+}
+
+const ShellContext = createContext<Shell>({
+  notify: () => undefined,
+  unread: undefined,
+  refreshUnread: () => undefined,
+});
+
+export const useShell = () => useContext(ShellContext);
+
+const UNREAD_POLL_MS = 60_000;
+
+async function fetchUnread(): Promise<number> {
+  const { body } = await request<{ data: unknown[]; pagination?: { total: number } }>('/api/notifications', {
+    query: { isRead: false, limit: 1 },
+  });
+  return body.pagination?.total ?? body.data.length;
+}
+
+/** Toasts (announced politely to screen readers) and the unread-notification count of the navigation. */
+export function ShellProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  const [unread, setUnread] = useState<number>();
+  const nextId = useRef(1);
+
+  const notify = useCallback((text: string, tone: 'good' | 'bad' = 'good') => {
+    const id = nextId.current++;
+    setToasts((list) => [...list.slice(-2), { id, text, tone }]);
+    window.setTimeout(() => setToasts((list) => list.filter((t) => t.id !== id)), 5000);
+  }, []);
+
+  const refreshUnread = useCallback(() => {
+    fetchUnread().then(setUnread, () => setUnread(undefined));
+  }, []);
+
+  useEffect(() => {
+    refreshUnread();
+    const timer = window.setInterval(refreshUnread, UNREAD_POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [refreshUnread]);
+
+  return (
+    <ShellContext.Provider value={{ notify, unread, refreshUnread }}>
+      {children}
+      <div className="toasts" role="status" aria-live="polite">
+        {toasts.map((toast) => (
+          <div key={toast.id} className={`toast toast-${toast.tone}`}>
+            {toast.text}
+          </div>
+        ))}
+      </div>
+    </ShellContext.Provider>
+  );
+}
