@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
 import Parser from 'stream-json/Parser.js';
 import Pick from 'stream-json/filters/Pick.js';
-import StreamValues from 'stream-json/streamers/StreamValues.js';
+import StreamArray from 'stream-json/streamers/StreamArray.js';
 import { ExternalServiceError } from '../../http/errors.js';
 
 /** Largest number of `projects` parameters in one request (decisions §11). */
@@ -41,15 +41,58 @@ export function specDetailsUrl(options: CypressClientOptions, query: SpecDetails
   return url;
 }
 
+/** When the answer wraps its rows in an object, they are under one of these keys. */
+const WRAPPED_ROWS = /^(data|rows|results)$/;
+
+/** Resolves with the first non-blank byte of the body, leaving the stream untouched. */
+function firstByte(stream: IncomingMessage): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      stream.off('readable', onReadable);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+    };
+    const onReadable = () => {
+      const chunk = stream.read() as Buffer | null;
+      if (chunk === null) return;
+      cleanup();
+      stream.unshift(chunk);
+      resolve(chunk.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09));
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(undefined);
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(error);
+    };
+    stream.on('readable', onReadable);
+    stream.once('end', onEnd);
+    stream.once('error', onError);
+  });
+}
+
 /**
- * Row objects are the elements of a top-level JSON array, or of a `data`, `rows` or `results`
- * array when the answer is wrapped in an object.
+ * Rows are the elements of a top-level JSON array or, when the answer is an object, of its
+ * `data` / `rows` / `results` array. StreamArray alone is the fast path; Pick only when wrapped.
+ * Packed tokens only (`streamValues: false`): about a third fewer tokens to push through.
  */
-const isRowPath = (stack: readonly (number | string | null)[]) =>
-  (stack.length === 1 && typeof stack[0] === 'number') ||
-  (stack.length === 2 &&
-    typeof stack[1] === 'number' &&
-    (stack[0] === 'data' || stack[0] === 'rows' || stack[0] === 'results'));
+async function rowStream(response: IncomingMessage): Promise<Readable> {
+  const wrapped = (await firstByte(response)) === 0x7b;
+  const done = () => undefined;
+  return (
+    wrapped
+      ? pipeline(
+          response,
+          new Parser({ streamValues: false }),
+          new Pick({ filter: WRAPPED_ROWS }),
+          new StreamArray(),
+          done,
+        )
+      : pipeline(response, new Parser({ streamValues: false }), new StreamArray(), done)
+  );
+}
 
 function request(url: URL, timeoutMs: number): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
@@ -106,14 +149,8 @@ export function createCypressClient(options: CypressClientOptions) {
     response.setTimeout(options.timeoutMs, () =>
       response.destroy(new Error(`the answer stalled for ${options.timeoutMs} ms`)),
     );
-    const values = pipeline(
-      response,
-      new Parser(),
-      new Pick({ filter: isRowPath }),
-      new StreamValues(),
-      () => undefined,
-    ) as Readable;
     try {
+      const values = await rowStream(response);
       for await (const item of values as AsyncIterable<{ value: unknown }>) {
         const value = item.value;
         if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
@@ -121,9 +158,13 @@ export function createCypressClient(options: CypressClientOptions) {
         }
       }
     } catch (error) {
-      throw new ExternalServiceError(SERVICE, `Reading the ${SERVICE} answer failed: ${(error as Error).message}`, {
-        cause: error,
-      });
+      throw new ExternalServiceError(
+        SERVICE,
+        `Reading the ${SERVICE} answer failed: ${(error as Error).message}`,
+        {
+          cause: error,
+        },
+      );
     } finally {
       response.destroy();
     }

@@ -104,7 +104,9 @@ export async function startFakeCypress(options: { apiKey?: string } = {}): Promi
         record(failure);
         return sendJson(res, failure, { error: `Simulated failure ${failure}` });
       }
-      const missing = ['report_id', 'export_format', 'start_date', 'end_date'].filter((name) => !query.get(name));
+      const missing = ['report_id', 'export_format', 'start_date', 'end_date'].filter(
+        (name) => !query.get(name),
+      );
       if (missing.length > 0 || query.get('report_id') !== 'spec-details' || projects.length === 0) {
         record(400);
         return sendJson(res, 400, { error: `Bad request: ${missing.join(', ') || 'report_id or projects'}` });
