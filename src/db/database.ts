@@ -50,6 +50,29 @@ function openSqlite(filename: string): SqliteDatabase.Database {
   // Several processes may share one file (CLI + server); wait for a lock instead of failing.
   database.pragma('busy_timeout = 5000');
   database.pragma('synchronous = NORMAL');
+  return withStatementCache(database);
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query anew, and preparing costs more than running the
+ * small queries this service makes. Queries are built from a fixed set of shapes, so cache the
+ * prepared statements by SQL text (oldest evicted first). Reusing a statement is safe because
+ * better-sqlite3 runs each one to completion synchronously.
+ */
+function withStatementCache(database: SqliteDatabase.Database): SqliteDatabase.Database {
+  const prepare = database.prepare.bind(database);
+  const cache = new Map<string, SqliteDatabase.Statement>();
+  database.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = prepare(source);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as SqliteDatabase.Database['prepare'];
   return database;
 }
 
