@@ -4,6 +4,8 @@ import { buildApp } from './app.js';
 import { createRedisConnection } from './broker/redis-connection.js';
 import type { Config } from './config/config.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
+import { createManualRunPollerFor } from './modules/manual-runs/manual-runs.module.js';
+import { pino } from 'pino';
 
 export interface RunningService {
   app?: FastifyInstance;
@@ -31,12 +33,23 @@ export async function startService(config: Config): Promise<RunningService> {
     address = await app.listen({ host: config.host, port: config.port });
   }
 
+  // Manual-run statuses are kept current by the worker role (decisions §7), once per process.
+  const manualRunPoller = config.roles.includes('worker')
+    ? createManualRunPollerFor(
+        config,
+        database.db,
+        app?.log ?? pino({ level: config.logLevel }).child({ role: 'worker' }),
+      )
+    : undefined;
+  manualRunPoller?.start();
+
   let stopping: Promise<void> | undefined;
   return {
     app,
     address,
     stop() {
       stopping ??= (async () => {
+        await manualRunPoller?.stop();
         await app?.close();
         redis?.disconnect();
         await database.close();
