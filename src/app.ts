@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
+import type { Broker } from './broker/broker.js';
 import type { Config } from './config/config.js';
 import type { DatabaseHandle } from './db/database.js';
 import {
@@ -23,6 +24,10 @@ import { appsRoutes } from './modules/apps/apps.routes.js';
 import { createAppsService } from './modules/apps/apps.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { type HealthProbe, healthRoutes } from './modules/health/health.routes.js';
+import type { JobDefinition } from './jobs/jobs.js';
+import { createJobsModule } from './modules/jobs/jobs.module.js';
+import type { JobName } from './modules/jobs/jobs.schema.js';
+import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { ToDoItem } from './modules/todos/todos.schema.js';
 import { createTodosRepository } from './modules/todos/todos.repository.js';
 import { todosRoutes } from './modules/todos/todos.routes.js';
@@ -36,6 +41,10 @@ export interface AppDeps {
   brokerProbe?: HealthProbe;
   /** Logger options; tests pass `false`. */
   logger?: FastifyServerOptions['logger'];
+  /** Broker the modules publish on (jobs run on demand, report requests). */
+  broker?: Broker;
+  /** Job definitions for `POST /api/jobs/:name/run` (tests); built from config and `broker` when absent. */
+  jobs?: Record<JobName, JobDefinition>;
 }
 
 const REDACTED_PATHS = [
@@ -106,6 +115,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   await app.register(authRoutes, { guard });
   await app.register(appsRoutes, { service: createAppsService({ appsRepository }) });
   await app.register(todosRoutes, { service: createTodosService({ todosRepository }) });
+  await app.register(jobsRoutes, createJobsModule(config, { app, db, broker: deps.broker, jobs: deps.jobs }));
   // The browser UI (web/dist), served from the same process; never shadows /api or the docs.
   await app.register(webRoutes, {});
 

@@ -1,0 +1,144 @@
+import type { Static } from '@sinclair/typebox';
+import type {
+  AppListResponse,
+  AppResponse,
+  CreateAppBody,
+  UpdateAppBody,
+} from '../modules/apps/apps.schema.js';
+import type { JobListResponse, JobName, JobRunAccepted } from '../modules/jobs/jobs.schema.js';
+import type {
+  CreateTodoBody,
+  DeleteCompletedResponse,
+  TodoListResponse,
+  TodoResponse,
+  UpdateTodoBody,
+} from '../modules/todos/todos.schema.js';
+import {
+  manualRunsGroup,
+  type MessageResponse,
+  notificationsGroup,
+  pullRequestsGroup,
+  pushGroup,
+  trackerGroup,
+} from './resource-groups.js';
+import { createTransport, type Query, type TransportOptions } from './transport.js';
+
+// Only types come from the server's schema files (`import type` is erased at build time), so the
+// client runs without loading any server code.
+
+export interface PageQuery {
+  limit?: number;
+  offset?: number;
+}
+
+export type { MessageResponse };
+
+/** `GET /health` (its schema lives in the health route, which has no schema file). */
+export interface HealthResponse {
+  status: 'ok' | 'degraded' | 'down';
+  version: string;
+  uptime: number;
+  timestamp: string;
+  checks: Record<'database' | 'broker', { status: 'ok' | 'down'; latencyMs: number }>;
+}
+
+export interface ValidateKeyResponse {
+  valid: boolean;
+  message: string;
+}
+
+export type DashboardClientOptions = TransportOptions;
+
+/** Typed client of the whole HTTP API; every method throws `DashboardApiError` on an error status. */
+export class DashboardClient {
+  private readonly transport;
+
+  constructor(readonly options: DashboardClientOptions) {
+    this.transport = createTransport(options);
+  }
+
+  get baseUrl(): string {
+    return this.transport.baseUrl;
+  }
+
+  /** Any endpoint, typed by the caller: the escape hatch for paths this client does not wrap. */
+  async call<T>(
+    method: string,
+    path: string,
+    options: { query?: Query; body?: unknown; idempotent?: boolean; signal?: AbortSignal } = {},
+  ): Promise<T> {
+    return (await this.transport.request<T>(method, path, options)).body;
+  }
+
+  private get<T>(path: string, query?: Query) {
+    return this.call<T>('GET', path, { query });
+  }
+
+  /** `GET /health`: also returns the 503 body (database down) instead of throwing. */
+  async health(): Promise<HealthResponse & { httpStatus: number }> {
+    const response = await this.transport.request<HealthResponse>('GET', '/health', {
+      anonymous: true,
+      acceptStatuses: [503],
+    });
+    return { ...response.body, httpStatus: response.status };
+  }
+
+  readonly auth = {
+    /** `POST /api/auth/validate`: a wrong key answers `{valid: false}` (never throws for 400/401). */
+    validate: async (apiKey: string): Promise<ValidateKeyResponse> =>
+      (
+        await this.transport.request<ValidateKeyResponse>('POST', '/api/auth/validate', {
+          anonymous: true,
+          body: { apiKey },
+          acceptStatuses: [400, 401],
+        })
+      ).body,
+  };
+
+  readonly apps = {
+    list: (query: PageQuery = {}) => this.get<Static<typeof AppListResponse>>('/api/apps', { ...query }),
+    /** Every application, fetched page by page. */
+    listAll: async () => {
+      const all: Static<typeof AppListResponse>['data'] = [];
+      for (let offset = 0; ; offset += 100) {
+        const page = await this.apps.list({ limit: 100, offset });
+        all.push(...page.data);
+        if (!page.pagination?.hasMore) return all;
+      }
+    },
+    get: (id: number) => this.get<Static<typeof AppResponse>>(`/api/apps/${id}`),
+    create: (body: CreateAppBody) => this.call<Static<typeof AppResponse>>('POST', '/api/apps', { body }),
+    update: (id: number, body: UpdateAppBody) =>
+      this.call<Static<typeof AppResponse>>('PUT', `/api/apps/${id}`, { body }),
+    remove: (id: number) => this.call<MessageResponse>('DELETE', `/api/apps/${id}`),
+  };
+
+  readonly todos = {
+    list: (query: PageQuery & { order?: 'asc' | 'desc' } = {}) =>
+      this.get<Static<typeof TodoListResponse>>('/api/to_do_list', { ...query }),
+    get: (id: number) => this.get<Static<typeof TodoResponse>>(`/api/to_do_list/${id}`),
+    create: (body: CreateTodoBody) =>
+      this.call<Static<typeof TodoResponse>>('POST', '/api/to_do_list', { body }),
+    update: (id: number, body: UpdateTodoBody) =>
+      this.call<Static<typeof TodoResponse>>('PUT', `/api/to_do_list/${id}`, { body }),
+    remove: (id: number) => this.call<MessageResponse>('DELETE', `/api/to_do_list/${id}`),
+    /** `DELETE /api/to_do_list?completed=true` (the weekly job). */
+    deleteCompleted: () =>
+      this.call<Static<typeof DeleteCompletedResponse>>('DELETE', '/api/to_do_list', {
+        query: { completed: 'true' },
+      }),
+  };
+
+  readonly pullRequests = pullRequestsGroup(this);
+  readonly tracker = trackerGroup(this);
+  readonly notifications = notificationsGroup(this);
+  readonly push = pushGroup(this);
+  readonly manualRuns = manualRunsGroup(this);
+
+  readonly jobs = {
+    list: () => this.get<JobListResponse>('/api/jobs'),
+    /** Starts a job now; resolves with the run record (202) without waiting for the job to end. */
+    run: (name: JobName | (string & {})) =>
+      this.call<JobRunAccepted>('POST', `/api/jobs/${encodeURIComponent(name)}/run`),
+  };
+}

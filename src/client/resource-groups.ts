@@ -1,0 +1,117 @@
+import type { Static } from '@sinclair/typebox';
+import type {
+  CreateNotificationBody,
+  NotificationListQuery,
+  NotificationListResponse,
+  NotificationResponse,
+  UpdateNotificationBody,
+} from '../modules/notifications/notifications.schema.js';
+import type {
+  CreatePullRequestBody,
+  PullRequestDetailsResponse,
+  PullRequestListQuery,
+  PullRequestListResponse,
+  PullRequestResponse,
+  SyncResponse,
+  UpdatePullRequestBody,
+} from '../modules/pull-requests/pull-requests.schema.js';
+import type { TicketListResponse } from '../modules/tracker/tracker.schema.js';
+import type { Query } from './transport.js';
+
+/** What a resource group needs from the client. */
+export interface Caller {
+  call<T>(
+    method: string,
+    path: string,
+    options?: { query?: Query; body?: unknown; idempotent?: boolean },
+  ): Promise<T>;
+}
+
+export interface MessageResponse {
+  success: true;
+  message: string;
+}
+
+export function pullRequestsGroup(client: Caller) {
+  return {
+    list: (query: PullRequestListQuery = {}) =>
+      client.call<Static<typeof PullRequestListResponse>>('GET', '/api/pull_requests', {
+        query: { ...query },
+      }),
+    /** Stored fields plus live `scmDetails` from the source-control host. */
+    get: (id: number) =>
+      client.call<Static<typeof PullRequestDetailsResponse>>('GET', `/api/pull_requests/${id}`),
+    create: (body: CreatePullRequestBody) =>
+      client.call<Static<typeof PullRequestResponse>>('POST', '/api/pull_requests', { body }),
+    update: (id: number, body: UpdatePullRequestBody) =>
+      client.call<Static<typeof PullRequestResponse>>('PUT', `/api/pull_requests/${id}`, { body }),
+    remove: (id: number) => client.call<MessageResponse>('DELETE', `/api/pull_requests/${id}`),
+    /**
+     * `POST /api/pull_requests/sync` (the daily job). Safe to repeat: each event is sent once, so
+     * it is retried like an idempotent request.
+     */
+    sync: () =>
+      client.call<Static<typeof SyncResponse>>('POST', '/api/pull_requests/sync', { idempotent: true }),
+  };
+}
+
+export function trackerGroup(client: Caller) {
+  return {
+    manualQa: () => client.call<Static<typeof TicketListResponse>>('GET', '/api/tracker/manual_qa'),
+    myTickets: () => client.call<Static<typeof TicketListResponse>>('GET', '/api/tracker/my_tickets'),
+  };
+}
+
+export function notificationsGroup(client: Caller) {
+  return {
+    list: (query: NotificationListQuery = {}) =>
+      client.call<Static<typeof NotificationListResponse>>('GET', '/api/notifications', {
+        query: { ...query },
+      }),
+    get: (id: number) => client.call<Static<typeof NotificationResponse>>('GET', `/api/notifications/${id}`),
+    create: (body: CreateNotificationBody) =>
+      client.call<Static<typeof NotificationResponse>>('POST', '/api/notifications', { body }),
+    update: (id: number, body: UpdateNotificationBody) =>
+      client.call<Static<typeof NotificationResponse>>('PUT', `/api/notifications/${id}`, { body }),
+    /** 204: resolves with nothing. */
+    markRead: async (id: number): Promise<void> => {
+      await client.call<undefined>('PATCH', `/api/notifications/${id}/read`, { idempotent: true });
+    },
+    remove: async (id: number): Promise<void> => {
+      await client.call<undefined>('DELETE', `/api/notifications/${id}`);
+    },
+  };
+}
+
+export function pushGroup(client: Caller) {
+  return {
+    /** Idempotent on the server (refreshes the token's last use). */
+    register: (token: string) =>
+      client.call<MessageResponse>('POST', '/api/push/register', { body: { token }, idempotent: true }),
+    unregister: (token: string) =>
+      client.call<MessageResponse>('POST', '/api/push/unregister', { body: { token }, idempotent: true }),
+  };
+}
+
+/** A manual E2E run as decisions §7 describes it (`POST /api/e2e_manual_runs`). */
+export interface ManualRun {
+  id: number;
+  appId: number;
+  pipelineId: string;
+  pipelineNumber: number | null;
+  status: string;
+  url: string;
+  createdAt: string;
+}
+
+export function manualRunsGroup(client: Caller) {
+  return {
+    /** Triggers a CircleCI pipeline for the app (422 when its trigger is disabled, 409 while one runs). */
+    trigger: (appId: number) =>
+      client.call<{ success: true; data: ManualRun }>('POST', '/api/e2e_manual_runs', { body: { appId } }),
+    list: (query: { appId?: number; limit?: number; offset?: number } = {}) =>
+      client.call<{ success: true; data: ManualRun[]; pagination?: unknown }>('GET', '/api/e2e_manual_runs', {
+        query: { ...query },
+      }),
+  };
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppDeps } from '../../app.js';
+import type { Config } from '../../config/config.js';
+import type { DatabaseHandle } from '../../db/database.js';
+import { type Dialect, openTestDatabase } from '../../../test/support/databases.js';
+import { TEST_KEY, testConfig } from '../../../test/support/test-app.js';
+import { DashboardClient } from '../dashboard-client.js';
+import type { TransportOptions } from '../transport.js';
+
+export interface LiveServer {
+  app: FastifyInstance;
+  config: Config;
+  database: DatabaseHandle;
+  baseUrl: string;
+  client: DashboardClient;
+  /** A client with other options (retries, time-outs) against the same server. */
+  clientWith(options: Partial<TransportOptions>): DashboardClient;
+  close(): Promise<void>;
+}
+
+/** The real application listening on 127.0.0.1 (random port), for tests that go over HTTP. */
+export async function startLiveServer(
+  options: { dialect?: Dialect; env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+): Promise<LiveServer> {
+  const config = testConfig(options.env);
+  const database = options.deps?.database ?? (await openTestDatabase(options.dialect ?? 'sqlite'));
+  const app = await buildApp(config, { logger: false, ...options.deps, database });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const clientWith = (extra: Partial<TransportOptions>) =>
+    new DashboardClient({ baseUrl, apiKey: TEST_KEY, retryBaseDelayMs: 10, ...extra });
+  return {
+    app,
+    config,
+    database,
+    baseUrl,
+    client: clientWith({}),
+    clientWith,
+    async close() {
+      await app.close();
+      if (!options.deps?.database) await database.close();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { DashboardClient } from '../client/dashboard-client.js';
+import type { JobsApi } from './jobs.js';
+import type { AppTriggerSource } from './scheduler.js';
+
+/**
+ * The jobs' view of the API, backed by the typed client: the one way jobs reach the service.
+ * The client is looked up at each call, so the API process can aim it at its own listening port.
+ */
+export function createJobsApi(client: () => DashboardClient): JobsApi & AppTriggerSource {
+  return {
+    syncPullRequests: async () => (await client().pullRequests.sync()).data,
+    deleteCompletedTodos: async () => (await client().todos.deleteCompleted()).data.deleted,
+    async fetchManualQaTickets() {
+      const { data } = await client().tracker.manualQa();
+      return { total: data.total, keys: data.issues.map((issue) => issue.key) };
+    },
+    listApps: () => client().apps.listAll(),
+    triggerRun: async (appId) => (await client().manualRuns.trigger(appId)).data,
+  };
+}

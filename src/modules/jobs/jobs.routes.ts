@@ -1,0 +1,38 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { errorResponses } from '../../http/schemas.js';
+import { JobListResponse, JobNameParams, JobRunAccepted } from './jobs.schema.js';
+import type { JobsService } from './jobs.service.js';
+
+const tags = ['Scheduled jobs'];
+
+export const jobsRoutes: FastifyPluginAsyncTypebox<{ service: JobsService }> = async (app, { service }) => {
+  app.get(
+    '/api/jobs',
+    {
+      schema: {
+        tags,
+        summary: 'The four scheduled jobs: schedule, last run and result, next run',
+        response: { 200: JobListResponse, ...errorResponses(401, 500) },
+      },
+    },
+    async () => ({ success: true as const, data: await service.list() }),
+  );
+
+  app.post(
+    '/api/jobs/:name/run',
+    {
+      schema: {
+        tags,
+        summary: 'Run a job now (202: started; the run record shows its end)',
+        params: JobNameParams,
+        response: { 202: JobRunAccepted, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request, reply) => {
+      const run = await service.runNow(request.params.name);
+      return reply
+        .status(202)
+        .send({ success: true as const, message: `Job ${request.params.name} started`, data: run });
+    },
+  );
+};
