@@ -135,7 +135,10 @@ export async function startFakeFcm(options: { projectId?: string; tokenLifetimeS
   function issueToken(text: string, response: ServerResponse): void {
     fake.tokenRequests++;
     const form = new URLSearchParams(text);
-    const problem = form.get('grant_type') !== JWT_BEARER ? 'unsupported grant_type' : checkAssertion(form.get('assertion'));
+    const problem =
+      form.get('grant_type') !== JWT_BEARER
+        ? 'unsupported grant_type'
+        : checkAssertion(form.get('assertion'));
     if (problem) return send(response, 400, { error: 'invalid_grant', error_description: problem });
     const accessToken = `ya29.fake-${randomBytes(16).toString('hex')}`;
     const lifetime = options.tokenLifetimeSeconds ?? 3600;
@@ -147,28 +150,53 @@ export async function startFakeFcm(options: { projectId?: string; tokenLifetimeS
     const parts = assertion?.split('.') ?? [];
     if (parts.length !== 3) return 'assertion is not a JWT';
     const [header, payload, signature] = parts as [string, string, string];
-    const signed = verify('RSA-SHA256', Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature, 'base64url'));
+    const signed = verify(
+      'RSA-SHA256',
+      Buffer.from(`${header}.${payload}`),
+      publicKey,
+      Buffer.from(signature, 'base64url'),
+    );
     if (!signed) return 'Invalid JWT Signature.';
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
     const now = Date.now() / 1000;
     if (claims.iss !== clientEmail) return 'unknown issuer';
     if (claims.aud !== tokenUri) return `audience must be ${tokenUri}`;
-    if (typeof claims.scope !== 'string' || !claims.scope.split(' ').includes(FCM_SCOPE)) return 'scope missing';
+    if (typeof claims.scope !== 'string' || !claims.scope.split(' ').includes(FCM_SCOPE))
+      return 'scope missing';
     if (typeof claims.exp !== 'number' || claims.exp < now) return 'assertion expired';
     return undefined;
   }
 
-  function answerSend(project: string, authorization: string | undefined, text: string, response: ServerResponse) {
+  function answerSend(
+    project: string,
+    authorization: string | undefined,
+    text: string,
+    response: ServerResponse,
+  ) {
     const bearer = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
     const expiry = bearer ? accessTokens.get(bearer) : undefined;
     if (expiry === undefined || expiry < Date.now()) {
-      return send(response, 401, googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.'));
+      return send(
+        response,
+        401,
+        googleError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.'),
+      );
     }
     if (project !== projectId) {
-      return send(response, 403, googleError(403, 'PERMISSION_DENIED', 'SenderId mismatch', 'SENDER_ID_MISMATCH'));
+      return send(
+        response,
+        403,
+        googleError(403, 'PERMISSION_DENIED', 'SenderId mismatch', 'SENDER_ID_MISMATCH'),
+      );
     }
     const next = forced.shift();
-    if (next) return send(response, next.status, next.body ?? googleError(next.status, 'UNAVAILABLE', 'forced'), next.headers);
+    if (next)
+      return send(
+        response,
+        next.status,
+        next.body ?? googleError(next.status, 'UNAVAILABLE', 'forced'),
+        next.headers,
+      );
 
     let body: DeliveredMessage['body'];
     try {
@@ -178,17 +206,31 @@ export async function startFakeFcm(options: { projectId?: string; tokenLifetimeS
     }
     const violation = messageViolation(body);
     if (violation) {
-      return send(response, 400, googleError(400, 'INVALID_ARGUMENT', violation.description, 'INVALID_ARGUMENT', violation.field));
+      return send(
+        response,
+        400,
+        googleError(400, 'INVALID_ARGUMENT', violation.description, 'INVALID_ARGUMENT', violation.field),
+      );
     }
     const token = body.message.token as string;
     if (fake.unregistered.has(token)) {
-      return send(response, 404, googleError(404, 'NOT_FOUND', 'Requested entity was not found.', 'UNREGISTERED'));
+      return send(
+        response,
+        404,
+        googleError(404, 'NOT_FOUND', 'Requested entity was not found.', 'UNREGISTERED'),
+      );
     }
     if (fake.invalid.has(token)) {
       return send(
         response,
         400,
-        googleError(400, 'INVALID_ARGUMENT', 'The registration token is not a valid FCM registration token', 'INVALID_ARGUMENT', 'message.token'),
+        googleError(
+          400,
+          'INVALID_ARGUMENT',
+          'The registration token is not a valid FCM registration token',
+          'INVALID_ARGUMENT',
+          'message.token',
+        ),
       );
     }
     fake.delivered.push({ token, body });
@@ -201,19 +243,26 @@ export async function startFakeFcm(options: { projectId?: string; tokenLifetimeS
 /** The checks FCM applies to the fields this service sends. */
 function messageViolation(body: unknown): { field: string; description: string } | undefined {
   const message = (body as { message?: unknown } | null)?.message;
-  if (typeof message !== 'object' || message === null) return { field: 'message', description: 'message is required' };
+  if (typeof message !== 'object' || message === null)
+    return { field: 'message', description: 'message is required' };
   const { token, notification, data } = message as Record<string, unknown>;
-  if (typeof token !== 'string' || token === '') return { field: 'message.token', description: 'token is required' };
+  if (typeof token !== 'string' || token === '')
+    return { field: 'message.token', description: 'token is required' };
   if (notification !== undefined) {
     const { title, body: text } = notification as Record<string, unknown>;
-    if ((title !== undefined && typeof title !== 'string') || (text !== undefined && typeof text !== 'string')) {
+    if (
+      (title !== undefined && typeof title !== 'string') ||
+      (text !== undefined && typeof text !== 'string')
+    ) {
       return { field: 'message.notification', description: 'title and body must be strings' };
     }
   }
   if (data !== undefined) {
     for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
-      if (typeof value !== 'string') return { field: `message.data[${key}]`, description: 'data values must be strings' };
-      if (RESERVED_DATA_KEYS.test(key)) return { field: `message.data[${key}]`, description: 'reserved data key' };
+      if (typeof value !== 'string')
+        return { field: `message.data[${key}]`, description: 'data values must be strings' };
+      if (RESERVED_DATA_KEYS.test(key))
+        return { field: `message.data[${key}]`, description: 'reserved data key' };
     }
   }
   return undefined;
@@ -223,7 +272,10 @@ function googleError(code: number, status: string, message: string, errorCode?: 
   const details: unknown[] = [];
   if (errorCode) details.push({ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode });
   if (field) {
-    details.push({ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field, description: message }] });
+    details.push({
+      '@type': 'type.googleapis.com/google.rpc.BadRequest',
+      fieldViolations: [{ field, description: message }],
+    });
   }
   return { error: { code, message, status, ...(details.length ? { details } : {}) } };
 }

@@ -53,7 +53,7 @@ function parseServiceAccount(text: string, variable: string): ServiceAccount {
   }
   const fields = json as Record<string, unknown>;
   const missing = ['project_id', 'client_email', 'private_key'].filter(
-    (name) => typeof fields[name] !== 'string' || (fields[name] as string).trim() === '',
+    (name) => typeof fields[name] !== 'string' || fields[name].trim() === '',
   );
   if (missing.length > 0) {
     throw new ConfigError(variable, `is missing ${missing.join(', ')} (expected a service-account key file)`);

@@ -27,14 +27,18 @@ export function classifyFcmError(status: number, text: string): FcmErrorVerdict 
     // A non-JSON answer (a proxy's HTML page) says nothing about the token.
   }
   const details = Array.isArray(body.error?.details) ? body.error.details : [];
-  const errorCode = details.find((detail) => typeof detail.errorCode === 'string')?.errorCode ?? body.error?.status;
+  const errorCode =
+    details.find((detail) => typeof detail.errorCode === 'string')?.errorCode ?? body.error?.status;
   const reason = `${status} ${errorCode ?? 'unknown'}${body.error?.message ? `: ${body.error.message}` : ''}`;
-  if (errorCode === undefined || !INVALID_TOKEN_CODES.has(errorCode)) return { tokenIsInvalid: false, reason };
+  if (errorCode === undefined || !INVALID_TOKEN_CODES.has(errorCode))
+    return { tokenIsInvalid: false, reason };
   if (errorCode === 'INVALID_ARGUMENT') {
     // INVALID_ARGUMENT also answers a malformed message (a reserved data key, a payload over
     // 4 KB); then every token would be dropped. When FCM names the offending fields and the
     // token is not among them, the fault is the message's and the token stays.
-    const fields = details.flatMap((detail) => detail.fieldViolations ?? []).map((violation) => violation.field);
+    const fields = details
+      .flatMap((detail) => detail.fieldViolations ?? [])
+      .map((violation) => violation.field);
     if (fields.length > 0 && !fields.includes('message.token')) return { tokenIsInvalid: false, reason };
   }
   return { tokenIsInvalid: true, reason };

@@ -89,10 +89,13 @@ export function createFcmSender(options: FcmSenderOptions) {
     return tokenRequest;
   }
 
-  /** Drops the cached token (FCM said 401) so the next request signs and exchanges a new one. */
-  function forgetAccessToken(): void {
-    jwt.credentials = {};
-    jwt.gtoken = undefined;
+  /**
+   * Marks the cached token expired (FCM refused it with 401) so the next request signs and
+   * exchanges a new one; only if it is still the refused one, or each concurrent 401 would
+   * throw away the token fetched by the previous one.
+   */
+  function forgetAccessToken(refused: string): void {
+    if (jwt.credentials.access_token === refused) jwt.credentials = { ...jwt.credentials, expiry_date: 1 };
   }
 
   function backoff(retry: number, retryAfterMs: number | undefined): number {
@@ -110,11 +113,13 @@ export function createFcmSender(options: FcmSenderOptions) {
       let status: number;
       let text: string;
       let retryAfterMs: number | undefined;
+      let bearer = '';
       try {
+        bearer = await accessToken();
         const response = await fetch(endpoint, {
           method: 'POST',
           headers: {
-            authorization: `Bearer ${await accessToken()}`,
+            authorization: `Bearer ${bearer}`,
             'content-type': 'application/json; charset=utf-8',
           },
           body,
@@ -135,7 +140,7 @@ export function createFcmSender(options: FcmSenderOptions) {
       if (status >= 200 && status < 300) return 'delivered';
       if (status === 401 && !refreshedAuth) {
         refreshedAuth = true;
-        forgetAccessToken();
+        forgetAccessToken(bearer);
         retry--;
         continue;
       }

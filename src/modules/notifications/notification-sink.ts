@@ -1,5 +1,12 @@
 /** The six notification types of the spec. */
-export const NOTIFICATION_TYPES = ['e2e_failure', 'e2e_success', 'pr_update', 'app_update', 'system', 'info'] as const;
+export const NOTIFICATION_TYPES = [
+  'e2e_failure',
+  'e2e_success',
+  'pr_update',
+  'app_update',
+  'system',
+  'info',
+] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export interface NotificationInput {

@@ -1,0 +1,63 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config/config.js';
+import type { Db } from '../../db/database.js';
+import type { AppChange } from '../apps/apps.service.js';
+import type { ApplicationDetails } from '../apps/apps.schema.js';
+import { createPushDelivery, createFcmSenderFromConfig, type PushDelivery } from '../push/push.delivery.js';
+import { createDeviceTokensRepository } from '../push/push.repository.js';
+import { createPushService, type PushService } from '../push/push.service.js';
+import { appUpdateNotification } from './app-change-notifications.js';
+import type { NotificationSink } from './notification-sink.js';
+import { createNotificationsRepository } from './notifications.repository.js';
+import { createNotificationsService, type NotificationsService } from './notifications.service.js';
+
+export interface NotificationsModule {
+  service: NotificationsService;
+  pushService: PushService;
+  delivery: PushDelivery;
+  /** Stores and pushes; hand it to the report pipeline and the pull-request job. */
+  sink: NotificationSink;
+  /** For `createAppsService({onAppChange})`: an `app_update` notification, in the background. */
+  onAppChange: (change: AppChange, app: ApplicationDetails) => void;
+  /** Waits for background notifications and pushes started so far (call before closing the database). */
+  drain(): Promise<void>;
+}
+
+/**
+ * Notifications, device tokens and push delivery over one database, built once per process.
+ * Without FCM credentials push is off and says so once, here.
+ */
+export function createNotificationsModule(deps: {
+  config: Config;
+  db: Db;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
+}): NotificationsModule {
+  const { config, db, log } = deps;
+  const deviceTokens = createDeviceTokensRepository(db);
+  const delivery = createPushDelivery({ deviceTokens, sender: createFcmSenderFromConfig(config, log), log });
+  const service = createNotificationsService({
+    notificationsRepository: createNotificationsRepository(db),
+    push: (notification) => delivery.deliver(notification),
+  });
+  const pending = new Set<Promise<unknown>>();
+
+  return {
+    service,
+    pushService: createPushService({ deviceTokens }),
+    delivery,
+    sink: async (input) => void (await service.create(input)),
+    onAppChange(change, app) {
+      const task = service
+        .create(appUpdateNotification(change, app))
+        .catch((error: unknown) =>
+          log.error({ err: error, appId: app.id }, 'could not store an app_update notification'),
+        )
+        .finally(() => pending.delete(task));
+      pending.add(task);
+    },
+    async drain() {
+      while (pending.size > 0) await Promise.allSettled([...pending]);
+      await delivery.drain();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { isStorableId, toCount, toDbBoolean } from '../../db/errors.js';
+import type { NotificationsTable } from '../../db/schema.js';
+import { nowIso } from '../../shared/time.js';
+
+export type NotificationRow = Selectable<NotificationsTable>;
+
+export interface NotificationWrite {
+  title: string;
+  message: string;
+  type: string;
+  /** JSON text or null. */
+  data: string | null;
+  isRead: boolean;
+}
+
+export interface NotificationFilter {
+  isRead?: boolean;
+  type?: string;
+}
+
+export function createNotificationsRepository(db: Db) {
+  const filtered = (filter: NotificationFilter) => {
+    let query = db.selectFrom('notifications');
+    if (filter.isRead !== undefined) query = query.where('is_read', '=', toDbBoolean(filter.isRead));
+    if (filter.type !== undefined) query = query.where('type', '=', filter.type);
+    return query;
+  };
+
+  async function findById(id: number): Promise<NotificationRow | undefined> {
+    if (!isStorableId(id)) return undefined;
+    return db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  return {
+    /** Newest first by default; the id breaks ties between notifications of the same millisecond. */
+    async list(filter: NotificationFilter, limit: number, offset: number, order: 'asc' | 'desc') {
+      const [rows, count] = await Promise.all([
+        filtered(filter)
+          .selectAll()
+          .orderBy('created_at', order)
+          .orderBy('id', order)
+          .limit(limit)
+          .offset(offset)
+          .execute(),
+        filtered(filter)
+          .select((eb) => eb.fn.countAll().as('total'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: toCount(count.total) };
+    },
+
+    findById,
+
+    async create(input: NotificationWrite): Promise<NotificationRow> {
+      return db
+        .insertInto('notifications')
+        .values({
+          title: input.title,
+          message: input.message,
+          type: input.type,
+          data: input.data,
+          is_read: toDbBoolean(input.isRead),
+          created_at: nowIso(),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    async update(id: number, patch: Partial<NotificationWrite>): Promise<NotificationRow | undefined> {
+      if (!isStorableId(id)) return undefined;
+      const values = {
+        ...(patch.title !== undefined ? { title: patch.title } : {}),
+        ...(patch.message !== undefined ? { message: patch.message } : {}),
+        ...(patch.type !== undefined ? { type: patch.type } : {}),
+        ...(patch.data !== undefined ? { data: patch.data } : {}),
+        ...(patch.isRead !== undefined ? { is_read: toDbBoolean(patch.isRead) } : {}),
+      };
+      if (Object.keys(values).length === 0) return findById(id);
+      return db
+        .updateTable('notifications')
+        .set(values)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    async delete(id: number): Promise<boolean> {
+      if (!isStorableId(id)) return false;
+      const result = await db.deleteFrom('notifications').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+export type NotificationsRepository = ReturnType<typeof createNotificationsRepository>;

@@ -1,0 +1,79 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
+import { Nullable, Text, Timestamp } from '../../http/schemas.js';
+import { NOTIFICATION_TYPES, type NotificationType } from './notification-sink.js';
+
+export const NOTIFICATION_LIMITS = { title: 255, message: 4000 } as const;
+
+/** One of the six types; a single `enum` keeps a bad value to one INVALID_VALUE detail. */
+export const NotificationTypeSchema = Type.Unsafe<NotificationType>({
+  type: 'string',
+  enum: [...NOTIFICATION_TYPES],
+});
+
+const DataSchema = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'Free-form context (e.g. {appId, appName, changeType}); any link goes into data.link',
+});
+
+export const Notification = Type.Object(
+  {
+    id: Type.Integer(),
+    title: Type.String(),
+    message: Type.String(),
+    type: NotificationTypeSchema,
+    isRead: Type.Boolean(),
+    createdAt: Timestamp,
+    data: Type.Optional(DataSchema),
+  },
+  { $id: 'Notification', title: 'Notification' },
+);
+export type Notification = Static<typeof Notification>;
+
+const notificationFields = {
+  title: Text(NOTIFICATION_LIMITS.title),
+  message: Text(NOTIFICATION_LIMITS.message),
+  type: NotificationTypeSchema,
+  data: Nullable(DataSchema),
+};
+
+export const CreateNotificationBody = Type.Object(
+  {
+    title: notificationFields.title,
+    message: notificationFields.message,
+    type: notificationFields.type,
+    data: Type.Optional(notificationFields.data),
+  },
+  { additionalProperties: false },
+);
+export type CreateNotificationBody = Static<typeof CreateNotificationBody>;
+
+export const UpdateNotificationBody = Type.Partial(
+  Type.Object({ ...notificationFields, isRead: Type.Boolean() }),
+  { additionalProperties: false },
+);
+export type UpdateNotificationBody = Static<typeof UpdateNotificationBody>;
+export const UPDATABLE_NOTIFICATION_FIELDS = ['title', 'message', 'type', 'data', 'isRead'];
+
+export const NotificationListQuery = Type.Object(
+  {
+    ...PaginationQuery,
+    isRead: Type.Optional(Type.Boolean({ description: 'true or false' })),
+    type: Type.Optional(NotificationTypeSchema),
+    sort: Type.Optional(Type.Unsafe<'createdAt'>({ type: 'string', enum: ['createdAt'] })),
+    order: Type.Optional(
+      Type.Unsafe<'asc' | 'desc'>({ type: 'string', enum: ['asc', 'desc'], default: 'desc' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type NotificationListQuery = Static<typeof NotificationListQuery>;
+
+export const NotificationResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Ref(Notification),
+});
+export const NotificationListResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(Type.Ref(Notification)),
+  pagination: Type.Optional(PaginationSchema),
+});
