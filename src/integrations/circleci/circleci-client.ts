@@ -14,7 +14,10 @@ export interface TriggeredPipeline {
 
 export interface CircleCiClient {
   /** `POST /api/v2/project/{slug}/pipeline` with the branch and pipeline parameters. */
-  triggerPipeline(slug: string, options: { branch?: string; parameters?: Record<string, unknown> }): Promise<TriggeredPipeline>;
+  triggerPipeline(
+    slug: string,
+    options: { branch?: string; parameters?: Record<string, unknown> },
+  ): Promise<TriggeredPipeline>;
   /** Status of a pipeline, derived from its workflows. */
   pipelineStatus(pipelineId: string): Promise<RunStatus>;
 }
@@ -29,14 +32,19 @@ export function runStatusFromWorkflows(statuses: readonly string[], pipelineStat
   if (statuses.includes('failing')) return 'failing';
   if (statuses.includes('running')) return 'running';
   if (statuses.includes('on_hold')) return 'on_hold';
-  if (statuses.some((status) => ['failed', 'error', 'canceled', 'unauthorized'].includes(status))) return 'failed';
+  if (statuses.some((status) => ['failed', 'error', 'canceled', 'unauthorized'].includes(status)))
+    return 'failed';
   return 'success';
 }
 
 const encodeSlug = (slug: string) => slug.split('/').map(encodeURIComponent).join('/');
 
 /** CircleCI API v2 with the `Circle-Token` header; every call is bounded by `timeoutMs`. */
-export function createCircleCiClient(options: { baseUrl: string; token: string; timeoutMs: number }): CircleCiClient {
+export function createCircleCiClient(options: {
+  baseUrl: string;
+  token: string;
+  timeoutMs: number;
+}): CircleCiClient {
   const base = options.baseUrl.replace(/\/+$/, '');
 
   async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
@@ -53,7 +61,8 @@ export function createCircleCiClient(options: { baseUrl: string; token: string; 
         signal: AbortSignal.timeout(options.timeoutMs),
       });
     } catch (error) {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      const timedOut =
+        error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       throw new ExternalServiceError(
         'CircleCI',
         timedOut ? `CircleCI did not answer within ${options.timeoutMs} ms` : 'CircleCI could not be reached',
@@ -82,9 +91,13 @@ export function createCircleCiClient(options: { baseUrl: string; token: string; 
       const pipeline = await call<{ id?: unknown; number?: unknown; state?: unknown; created_at?: unknown }>(
         'POST',
         `/api/v2/project/${encodeSlug(slug)}/pipeline`,
-        { ...(branch ? { branch } : {}), ...(parameters && Object.keys(parameters).length > 0 ? { parameters } : {}) },
+        {
+          ...(branch ? { branch } : {}),
+          ...(parameters && Object.keys(parameters).length > 0 ? { parameters } : {}),
+        },
       );
-      if (typeof pipeline.id !== 'string') throw new ExternalServiceError('CircleCI', 'CircleCI returned no pipeline id');
+      if (typeof pipeline.id !== 'string')
+        throw new ExternalServiceError('CircleCI', 'CircleCI returned no pipeline id');
       return {
         id: pipeline.id,
         number: typeof pipeline.number === 'number' ? pipeline.number : null,
@@ -108,7 +121,10 @@ export function createCircleCiClient(options: { baseUrl: string; token: string; 
         if (!pageToken) break;
       }
       if (statuses.length > 0) return runStatusFromWorkflows(statuses);
-      const pipeline = await call<{ state?: string }>('GET', `/api/v2/pipeline/${encodeURIComponent(pipelineId)}`);
+      const pipeline = await call<{ state?: string }>(
+        'GET',
+        `/api/v2/pipeline/${encodeURIComponent(pipelineId)}`,
+      );
       return runStatusFromWorkflows([], pipeline.state);
     },
   };

@@ -10,7 +10,10 @@ export function projectSlugFor(pipelineUrl: string, fallback: string | undefined
     const url = new URL(pipelineUrl);
     const match = /^\/pipelines\/([^/]+)\/([^/]+)\/([^/]+)/.exec(url.pathname);
     if (url.hostname === 'app.circleci.com' && match) {
-      return match.slice(1, 4).map((part) => decodeURIComponent(part)).join('/');
+      return match
+        .slice(1, 4)
+        .map((part) => decodeURIComponent(part))
+        .join('/');
     }
   } catch {
     // Not a URL: fall back.
@@ -26,6 +29,9 @@ export function circleCiConfigured(config: Pick<Config, 'circleci'>): boolean {
 /** Where a person sees the pipeline: the CircleCI web app for circleci.com, else the server itself. */
 export function pipelinePageUrl(baseUrl: string, slug: string, number: number | null): string {
   const host = new URL(baseUrl).hostname;
-  const web = host === 'circleci.com' || host.endsWith('.circleci.com') ? 'https://app.circleci.com' : baseUrl.replace(/\/+$/, '');
+  const web =
+    host === 'circleci.com' || host.endsWith('.circleci.com')
+      ? 'https://app.circleci.com'
+      : baseUrl.replace(/\/+$/, '');
   return `${web}/pipelines/${slug}${number === null ? '' : `/${number}`}`;
 }

@@ -77,11 +77,18 @@ export async function startFakeCircleCi(token: string): Promise<FakeCircleCi> {
         workflows: [],
       };
       pipelines.push(pipeline);
-      sendJson(res, 201, { id: pipeline.id, state: pipeline.state, number: pipeline.number, created_at: new Date().toISOString() });
+      sendJson(res, 201, {
+        id: pipeline.id,
+        state: pipeline.state,
+        number: pipeline.number,
+        created_at: new Date().toISOString(),
+      });
       return 201;
     }
     const read = /^\/api\/v2\/pipeline\/([^/]+)(\/workflow)?$/.exec(url.pathname);
-    const pipeline = read ? pipelines.find((candidate) => candidate.id === decodeURIComponent(read[1]!)) : undefined;
+    const pipeline = read
+      ? pipelines.find((candidate) => candidate.id === decodeURIComponent(read[1]!))
+      : undefined;
     if (!read || req.method !== 'GET') {
       sendJson(res, 404, { message: 'Not found.' });
       return 404;
@@ -91,7 +98,13 @@ export async function startFakeCircleCi(token: string): Promise<FakeCircleCi> {
       return 404;
     }
     if (!read[2]) {
-      sendJson(res, 200, { id: pipeline.id, number: pipeline.number, project_slug: pipeline.slug, state: pipeline.state, errors: [] });
+      sendJson(res, 200, {
+        id: pipeline.id,
+        number: pipeline.number,
+        project_slug: pipeline.slug,
+        state: pipeline.state,
+        errors: [],
+      });
       return 200;
     }
     const start = Number(url.searchParams.get('page-token') ?? 0);
@@ -115,7 +128,12 @@ export async function startFakeCircleCi(token: string): Promise<FakeCircleCi> {
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       const status = handle(req, res, url, raw);
-      requests.push({ method: req.method ?? '', path: url.pathname + url.search, headers: req.headers, status: status ?? 0 });
+      requests.push({
+        method: req.method ?? '',
+        path: url.pathname + url.search,
+        headers: req.headers,
+        status: status ?? 0,
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -54,7 +54,12 @@ export function fakePullRequest(
     state: 'open',
     locked: false,
     title: `Pull request ${number}`,
-    user: { login: 'octocat', id: 1, avatar_url: 'https://avatars.githubusercontent.com/u/1?v=4', type: 'User' },
+    user: {
+      login: 'octocat',
+      id: 1,
+      avatar_url: 'https://avatars.githubusercontent.com/u/1?v=4',
+      type: 'User',
+    },
     body: 'Describes the change.',
     labels: [],
     created_at: created,
@@ -115,7 +120,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     if (state.hang) return undefined;
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     if (!req.headers['user-agent']) {
-      sendJson(res, 403, { message: 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header' });
+      sendJson(res, 403, {
+        message:
+          'Request forbidden by administrative rules. Please make sure your request has a User-Agent header',
+      });
       return 403;
     }
     if (options.token !== undefined) {
@@ -135,11 +143,18 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       return 404;
     }
     if (state.failWith !== undefined) {
-      sendJson(res, state.failWith, { message: 'Server Error', documentation_url: DOCS, status: String(state.failWith) }, rateHeaders());
+      sendJson(
+        res,
+        state.failWith,
+        { message: 'Server Error', documentation_url: DOCS, status: String(state.failWith) },
+        rateHeaders(),
+      );
       return state.failWith;
     }
     const pull = pulls.get(`${match[1]}/${match[2]}/${Number(match[3])}`);
-    const etag = pull ? `"${createHash('sha256').update(JSON.stringify(pull)).digest('hex').slice(0, 40)}"` : undefined;
+    const etag = pull
+      ? `"${createHash('sha256').update(JSON.stringify(pull)).digest('hex').slice(0, 40)}"`
+      : undefined;
     // GitHub does not count a 304 answer to a conditional request against the rate limit.
     if (etag && req.headers['if-none-match'] === etag) {
       res.writeHead(304, { etag, ...rateHeaders() });
@@ -168,7 +183,12 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     req.resume();
     req.on('end', () => {
       const status = handle(req, res);
-      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, status: status ?? 0 });
+      requests.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        status: status ?? 0,
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -26,12 +26,15 @@ export interface ScmDetails {
 }
 
 export type PullRequestFetch =
-  | { notModified: true }
-  | { notModified: false; details: ScmDetails; etag: string | null };
+  { notModified: true } | { notModified: false; details: ScmDetails; etag: string | null };
 
 /** GitHub answered 404: the repository or pull request does not exist (or the token cannot see it). */
 export class GitHubNotFoundError extends Error {
-  constructor(readonly owner: string, readonly repo: string, readonly number: number) {
+  constructor(
+    readonly owner: string,
+    readonly repo: string,
+    readonly number: number,
+  ) {
     super(`GitHub has no pull request ${owner}/${repo}#${number}`);
     this.name = 'GitHubNotFoundError';
   }
@@ -39,7 +42,12 @@ export class GitHubNotFoundError extends Error {
 
 export interface GitHubClient {
   /** `GET /repos/{owner}/{repo}/pulls/{n}`; with an ETag it is a conditional request (a 304 is free). */
-  getPullRequest(owner: string, repo: string, number: number, etag?: string | null): Promise<PullRequestFetch>;
+  getPullRequest(
+    owner: string,
+    repo: string,
+    number: number,
+    etag?: string | null,
+  ): Promise<PullRequestFetch>;
 }
 
 export interface LogSink {
@@ -48,7 +56,9 @@ export interface LogSink {
 }
 
 /** `merged` when GitHub reports a merge time, otherwise GitHub's `open`/`closed`. */
-export function pullRequestStatus(details: Pick<ScmDetails, 'state' | 'merged_at'>): 'open' | 'closed' | 'merged' {
+export function pullRequestStatus(
+  details: Pick<ScmDetails, 'state' | 'merged_at'>,
+): 'open' | 'closed' | 'merged' {
   if (details.merged_at) return 'merged';
   return details.state === 'closed' ? 'closed' : 'open';
 }
@@ -62,7 +72,11 @@ interface HttpError {
 }
 
 function isHttpError(error: unknown): error is HttpError {
-  return error instanceof Error && error.name === 'HttpError' && typeof (error as { status?: unknown }).status === 'number';
+  return (
+    error instanceof Error &&
+    error.name === 'HttpError' &&
+    typeof (error as { status?: unknown }).status === 'number'
+  );
 }
 
 type RawPull = Awaited<ReturnType<Octokit['rest']['pulls']['get']>>['data'];
@@ -101,10 +115,12 @@ function toServiceError(error: unknown, timeoutMs: number): Error {
     const headers = error.response?.headers ?? {};
     if ((error.status === 403 || error.status === 429) && headers['x-ratelimit-remaining'] === '0') {
       const reset = Number(headers['x-ratelimit-reset']);
-      const when = Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : '';
+      const when =
+        Number.isFinite(reset) && reset > 0 ? ` until ${new Date(reset * 1000).toISOString()}` : '';
       return new ExternalServiceError('GitHub', `GitHub rate limit exhausted${when}`);
     }
-    if (error.status === 401) return new ExternalServiceError('GitHub', 'GitHub rejected the configured token');
+    if (error.status === 401)
+      return new ExternalServiceError('GitHub', 'GitHub rejected the configured token');
     if (error.status === 500 && error.response === undefined) {
       // No HTTP answer at all (DNS, refused connection, reset): Octokit reports it as status 500.
       if (/timeout|aborted/i.test(error.message)) {
@@ -122,7 +138,10 @@ function toServiceError(error: unknown, timeoutMs: number): Error {
  * `GITHUB_TOKEN` requests go out unauthenticated: public repositories still work, within
  * GitHub's much smaller anonymous rate limit.
  */
-export function createGitHubClient(config: Pick<Config, 'github' | 'externalTimeoutMs'>, log: LogSink): GitHubClient {
+export function createGitHubClient(
+  config: Pick<Config, 'github' | 'externalTimeoutMs'>,
+  log: LogSink,
+): GitHubClient {
   const timeoutMs = config.externalTimeoutMs;
   const octokit = new Octokit({
     baseUrl: config.github.apiUrl.replace(/\/+$/, ''),
@@ -148,7 +167,11 @@ export function createGitHubClient(config: Pick<Config, 'github' | 'externalTime
           headers: etag ? { 'if-none-match': etag } : {},
           request: { signal: AbortSignal.timeout(timeoutMs) },
         });
-        return { notModified: false, details: toScmDetails(response.data), etag: response.headers.etag ?? null };
+        return {
+          notModified: false,
+          details: toScmDetails(response.data),
+          etag: response.headers.etag ?? null,
+        };
       } catch (error) {
         if (isHttpError(error) && error.status === 304) return { notModified: true };
         if (isHttpError(error) && error.status === 404) throw new GitHubNotFoundError(owner, repo, number);

@@ -54,7 +54,11 @@ export function parsePullRequestUrl(raw: string, apiUrl: string): PullRequestRef
 }
 
 /** The compatibility body `{repository: "owner/repo", pullRequestNumber}` as a page URL. */
-export function pullRequestUrlFromParts(repository: string, number: number, apiUrl: string): string | undefined {
+export function pullRequestUrlFromParts(
+  repository: string,
+  number: number,
+  apiUrl: string,
+): string | undefined {
   const match = /^([^/\s]+)\/([^/\s]+)$/.exec(repository.trim());
   if (!match || !NAME.test(match[1]!) || !NAME.test(match[2]!)) return undefined;
   if (!Number.isSafeInteger(number) || number < 1) return undefined;

@@ -9,7 +9,12 @@ import type { JiraIssue } from './jira-client.js';
  */
 export interface FakeJira {
   readonly url: string;
-  readonly requests: { path: string; query: URLSearchParams; authorization: string | undefined; status: number }[];
+  readonly requests: {
+    path: string;
+    query: URLSearchParams;
+    authorization: string | undefined;
+    status: number;
+  }[];
   /** Issues returned for one exact JQL string (others return none). */
   setIssues(jql: string, issues: JiraIssue[]): void;
   /** Largest page the server returns, whatever `maxResults` asks. */
@@ -53,7 +58,10 @@ export async function startFakeJira(credentials: { email: string; apiToken: stri
     if (state.hang) return undefined;
     if (req.headers.authorization !== expected) {
       // Jira Cloud answers a bad Basic credential with 401 and a plain-text-like JSON body.
-      sendJson(res, 401, { errorMessages: ['You are not authenticated. Authentication required to perform this operation.'], errors: {} });
+      sendJson(res, 401, {
+        errorMessages: ['You are not authenticated. Authentication required to perform this operation.'],
+        errors: {},
+      });
       return 401;
     }
     if (req.method !== 'GET' || url.pathname !== '/rest/api/3/search/jql') {
@@ -81,7 +89,10 @@ export async function startFakeJira(credentials: { email: string; apiToken: stri
     const fields = (url.searchParams.get('fields') ?? '').split(',').filter(Boolean);
     const page = all.slice(start, start + size).map((issue) => ({
       ...issue,
-      fields: fields.length === 0 ? issue.fields : Object.fromEntries(Object.entries(issue.fields).filter(([name]) => fields.includes(name))),
+      fields:
+        fields.length === 0
+          ? issue.fields
+          : Object.fromEntries(Object.entries(issue.fields).filter(([name]) => fields.includes(name))),
     }));
     const next = start + size;
     sendJson(res, 200, {
@@ -97,7 +108,12 @@ export async function startFakeJira(credentials: { email: string; apiToken: stri
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       const status = handle(req, res, url);
-      requests.push({ path: url.pathname, query: url.searchParams, authorization: req.headers.authorization, status: status ?? 0 });
+      requests.push({
+        path: url.pathname,
+        query: url.searchParams,
+        authorization: req.headers.authorization,
+        status: status ?? 0,
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -52,7 +52,11 @@ function describeJiraError(status: number, body: unknown): string {
 export function createJiraClient(settings: JiraSettings, timeoutMs: number): JiraClient {
   const authorization = `Basic ${Buffer.from(`${settings.email}:${settings.apiToken}`).toString('base64')}`;
 
-  async function fetchPage(jql: string, pageToken: string | undefined, maxResults: number): Promise<SearchPage> {
+  async function fetchPage(
+    jql: string,
+    pageToken: string | undefined,
+    maxResults: number,
+  ): Promise<SearchPage> {
     const url = new URL(`${settings.baseUrl}/rest/api/3/search/jql`);
     url.searchParams.set('jql', jql);
     url.searchParams.set('fields', JIRA_FIELDS);
@@ -65,7 +69,8 @@ export function createJiraClient(settings: JiraSettings, timeoutMs: number): Jir
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      const timedOut =
+        error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       throw new ExternalServiceError(
         'Jira',
         timedOut ? `Jira did not answer within ${timeoutMs} ms` : 'Jira could not be reached',
@@ -82,7 +87,7 @@ export function createJiraClient(settings: JiraSettings, timeoutMs: number): Jir
     if (!body || typeof body !== 'object' || !Array.isArray((body as SearchPage).issues)) {
       throw new ExternalServiceError('Jira', 'Jira answered with an unexpected body');
     }
-    return body as SearchPage;
+    return body;
   }
 
   return {

@@ -23,7 +23,12 @@ export function readJiraSettings(
   ];
   if (!baseUrl || !email || !apiToken) return { settings: undefined, missing };
   return {
-    settings: { baseUrl: baseUrl.replace(/\/+$/, ''), email, apiToken, manualQaProject: manualQaProject || undefined },
+    settings: {
+      baseUrl: baseUrl.replace(/\/+$/, ''),
+      email,
+      apiToken,
+      manualQaProject: manualQaProject || undefined,
+    },
     missing: [],
   };
 }

@@ -40,7 +40,11 @@ export function createManualRunPoller(deps: {
         }
       } catch (error) {
         deps.log.warn(
-          { runId: run.id, pipelineId: run.pipeline_id, error: error instanceof Error ? error.message : String(error) },
+          {
+            runId: run.id,
+            pipelineId: run.pipeline_id,
+            error: error instanceof Error ? error.message : String(error),
+          },
           'manual run status poll failed; retried on the next poll',
         );
       }
@@ -52,7 +56,10 @@ export function createManualRunPoller(deps: {
     if (stopped) return;
     timer = setTimeout(() => {
       running = pollOnce().catch((error: unknown) => {
-        deps.log.warn({ error: error instanceof Error ? error.message : String(error) }, 'manual run poll failed');
+        deps.log.warn(
+          { error: error instanceof Error ? error.message : String(error) },
+          'manual run poll failed',
+        );
         return 0;
       });
       void running.finally(() => {

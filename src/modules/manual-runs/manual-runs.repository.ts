@@ -6,7 +6,10 @@ import { ACTIVE_RUN_STATUSES } from '../../integrations/circleci/circleci-client
 import { nowIso } from '../../shared/time.js';
 
 export type ManualRunRow = Selectable<E2eManualRunsTable>;
-export type ManualRunAppRow = Pick<Selectable<AppsTable>, 'id' | 'name' | 'pipeline_url' | 'e2e_trigger_configuration'>;
+export type ManualRunAppRow = Pick<
+  Selectable<AppsTable>,
+  'id' | 'name' | 'pipeline_url' | 'e2e_trigger_configuration'
+>;
 
 export interface ManualRunInsert {
   appId: number;
@@ -48,7 +51,11 @@ export function createManualRunsRepository(db: Db) {
         .execute();
     },
 
-    async list(options: { appId?: number; limit: number; offset: number }): Promise<{ rows: ManualRunRow[]; total: number }> {
+    async list(options: {
+      appId?: number;
+      limit: number;
+      offset: number;
+    }): Promise<{ rows: ManualRunRow[]; total: number }> {
       let rowsQuery = db.selectFrom('e2e_manual_runs').selectAll();
       let countQuery = db.selectFrom('e2e_manual_runs').select((eb) => eb.fn.countAll().as('total'));
       if (options.appId !== undefined) {
@@ -56,7 +63,12 @@ export function createManualRunsRepository(db: Db) {
         countQuery = countQuery.where('app_id', '=', options.appId);
       }
       const [rows, count] = await Promise.all([
-        rowsQuery.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
+        rowsQuery
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(options.limit)
+          .offset(options.offset)
+          .execute(),
         countQuery.executeTakeFirstOrThrow(),
       ]);
       return { rows, total: toCount(count.total) };
@@ -80,7 +92,11 @@ export function createManualRunsRepository(db: Db) {
     },
 
     async updateStatus(id: number, status: string): Promise<void> {
-      await db.updateTable('e2e_manual_runs').set({ status, updated_at: nowIso() }).where('id', '=', id).execute();
+      await db
+        .updateTable('e2e_manual_runs')
+        .set({ status, updated_at: nowIso() })
+        .where('id', '=', id)
+        .execute();
     },
   };
 }

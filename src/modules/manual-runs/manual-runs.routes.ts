@@ -11,7 +11,10 @@ import type { ManualRunsService } from './manual-runs.service.js';
 
 const tags = ['Manual E2E runs'];
 
-export const manualRunsRoutes: FastifyPluginAsyncTypebox<{ service: ManualRunsService }> = async (app, { service }) => {
+export const manualRunsRoutes: FastifyPluginAsyncTypebox<{ service: ManualRunsService }> = async (
+  app,
+  { service },
+) => {
   app.post(
     '/api/e2e_manual_runs',
     {

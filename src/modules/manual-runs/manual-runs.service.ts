@@ -49,10 +49,13 @@ export function createManualRunsService(deps: ManualRunsServiceDeps) {
     if (!app) throw new NotFoundError(`Application ${appId} not found`);
     const trigger = parseJson<TriggerConfiguration>(app.e2e_trigger_configuration);
     if (!trigger) throw new UnprocessableEntityError(`Application ${appId} has no E2E trigger configuration`);
-    if (trigger.enabled !== true) throw new UnprocessableEntityError(`The E2E trigger of application ${appId} is disabled`);
+    if (trigger.enabled !== true)
+      throw new UnprocessableEntityError(`The E2E trigger of application ${appId} is disabled`);
     const active = await repository.findActiveForApp(appId);
     if (active) {
-      throw new ConflictError(`Application ${appId} already has a manual run in progress (run ${active.id}, ${active.status})`);
+      throw new ConflictError(
+        `Application ${appId} already has a manual run in progress (run ${active.id}, ${active.status})`,
+      );
     }
     if (!deps.circleci) {
       throw new ExternalServiceError('CircleCI', 'CircleCI is not configured (missing CIRCLECI_TOKEN)');

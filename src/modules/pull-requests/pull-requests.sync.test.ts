@@ -10,23 +10,34 @@ import { createPullRequestsService } from './pull-requests.service.js';
 import { createPullRequestSync, dueOpenEvents } from './pull-requests.sync.js';
 
 const NOW = new Date('2025-03-10T09:00:00.000Z');
-const daysAgo = (days: number) => new Date(NOW.getTime() - days * 86_400_000).toISOString().replace('.000', '');
+const daysAgo = (days: number) =>
+  new Date(NOW.getTime() - days * 86_400_000).toISOString().replace('.000', '');
 const silent = { debug: () => undefined, warn: () => undefined };
 
 describe('open-PR events', () => {
   it('sends ready for clean/unstable, conflicts for dirty, 3 and 7 days once each', () => {
     const none = new Set<string>();
-    expect(dueOpenEvents({ created_at: daysAgo(1), mergeable_state: 'clean' }, none, NOW).send).toEqual(['ready']);
-    expect(dueOpenEvents({ created_at: daysAgo(1), mergeable_state: 'unstable' }, none, NOW).send).toEqual(['ready']);
+    expect(dueOpenEvents({ created_at: daysAgo(1), mergeable_state: 'clean' }, none, NOW).send).toEqual([
+      'ready',
+    ]);
+    expect(dueOpenEvents({ created_at: daysAgo(1), mergeable_state: 'unstable' }, none, NOW).send).toEqual([
+      'ready',
+    ]);
     expect(dueOpenEvents({ created_at: daysAgo(1), mergeable_state: 'blocked' }, none, NOW).send).toEqual([]);
     expect(dueOpenEvents({ created_at: daysAgo(3), mergeable_state: 'dirty' }, none, NOW).send).toEqual([
       'conflicts',
       'open_3_days',
     ]);
-    expect(dueOpenEvents({ created_at: daysAgo(2.9), mergeable_state: 'blocked' }, none, NOW).send).toEqual([]);
+    expect(dueOpenEvents({ created_at: daysAgo(2.9), mergeable_state: 'blocked' }, none, NOW).send).toEqual(
+      [],
+    );
     const first7 = dueOpenEvents({ created_at: daysAgo(7), mergeable_state: 'blocked' }, none, NOW);
     expect(first7).toEqual({ send: ['open_7_days'], skip: ['open_3_days'] });
-    const after3 = dueOpenEvents({ created_at: daysAgo(8), mergeable_state: 'blocked' }, new Set(['open_3_days']), NOW);
+    const after3 = dueOpenEvents(
+      { created_at: daysAgo(8), mergeable_state: 'blocked' },
+      new Set(['open_3_days']),
+      NOW,
+    );
     expect(after3).toEqual({ send: ['open_7_days'], skip: [] });
     const all = new Set(['ready', 'conflicts', 'open_3_days', 'open_7_days']);
     expect(dueOpenEvents({ created_at: daysAgo(9), mergeable_state: 'clean' }, all, NOW).send).toEqual([]);
@@ -55,13 +66,27 @@ describe.each(DIALECTS)('pull-request sync (%s)', (dialect) => {
     const repository = createPullRequestsRepository(database.db);
     const client = createGitHubClient({ github: { apiUrl: github.url }, externalTimeoutMs: 2000 }, silent);
     const service = createPullRequestsService({ repository, github: client, githubApiUrl: github.url });
-    return { repository, service, sync: createPullRequestSync({ repository, service, notify, log: silent, now: () => NOW }) };
+    return {
+      repository,
+      service,
+      sync: createPullRequestSync({ repository, service, notify, log: silent, now: () => NOW }),
+    };
   }
 
   async function track(number: number, overrides: Record<string, unknown>) {
-    github.setPull('acme', 'shop', fakePullRequest('acme', 'shop', number, { created_at: daysAgo(1), mergeable_state: 'blocked', ...overrides }));
+    github.setPull(
+      'acme',
+      'shop',
+      fakePullRequest('acme', 'shop', number, {
+        created_at: daysAgo(1),
+        mergeable_state: 'blocked',
+        ...overrides,
+      }),
+    );
     const { service } = build();
-    return (await service.create({ url: `https://github.com/acme/shop/pull/${number}`, title: `PR ${number}` })).id;
+    return (
+      await service.create({ url: `https://github.com/acme/shop/pull/${number}`, title: `PR ${number}` })
+    ).id;
   }
 
   it('notifies merged (then untracks), closed, ready, conflicts, 3 and 8 days open, each once', async () => {
@@ -105,9 +130,17 @@ describe.each(DIALECTS)('pull-request sync (%s)', (dialect) => {
     const id = await track(10, { mergeable_state: 'clean' });
     const { sync } = build();
     expect((await sync()).events.map((event) => event.event)).toEqual(['ready']);
-    github.setPull('acme', 'shop', fakePullRequest('acme', 'shop', 10, { created_at: daysAgo(1), mergeable_state: 'dirty' }));
+    github.setPull(
+      'acme',
+      'shop',
+      fakePullRequest('acme', 'shop', 10, { created_at: daysAgo(1), mergeable_state: 'dirty' }),
+    );
     expect((await sync()).events).toEqual([{ prId: id, prNumber: 10, status: 'open', event: 'conflicts' }]);
-    github.setPull('acme', 'shop', fakePullRequest('acme', 'shop', 10, { created_at: daysAgo(1), mergeable_state: 'clean' }));
+    github.setPull(
+      'acme',
+      'shop',
+      fakePullRequest('acme', 'shop', 10, { created_at: daysAgo(1), mergeable_state: 'clean' }),
+    );
     expect((await sync()).events).toEqual([]);
   });
 
@@ -138,18 +171,40 @@ describe('POST /api/pull_requests/sync', () => {
     const github = await startFakeGitHub();
     const t = await createTestApp({ env: { GITHUB_URL: github.url } });
     try {
-      github.setPull('acme', 'shop', fakePullRequest('acme', 'shop', 2, { state: 'closed', created_at: new Date().toISOString() }));
-      const created = await t.api({ method: 'POST', url: '/api/pull_requests', payload: { url: 'https://github.com/acme/shop/pull/2' } });
+      github.setPull(
+        'acme',
+        'shop',
+        fakePullRequest('acme', 'shop', 2, { state: 'closed', created_at: new Date().toISOString() }),
+      );
+      const created = await t.api({
+        method: 'POST',
+        url: '/api/pull_requests',
+        payload: { url: 'https://github.com/acme/shop/pull/2' },
+      });
       const id = created.json().data.id;
       const res = await t.api({ method: 'POST', url: '/api/pull_requests/sync' });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({
         success: true,
-        data: { checked: 1, events: [{ prId: id, prNumber: 2, status: 'closed', event: 'closed' }], removed: [], failed: [] },
+        data: {
+          checked: 1,
+          events: [{ prId: id, prNumber: 2, status: 'closed', event: 'closed' }],
+          removed: [],
+          failed: [],
+        },
       });
-      const rows = await t.database.db.selectFrom('notifications').selectAll().where('type', '=', 'pr_update').execute();
+      const rows = await t.database.db
+        .selectFrom('notifications')
+        .selectAll()
+        .where('type', '=', 'pr_update')
+        .execute();
       expect(rows).toHaveLength(1);
-      expect(JSON.parse(rows[0]!.data!)).toMatchObject({ prId: id, prNumber: 2, status: 'closed', event: 'closed' });
+      expect(JSON.parse(rows[0]!.data!)).toMatchObject({
+        prId: id,
+        prNumber: 2,
+        status: 'closed',
+        event: 'closed',
+      });
       expect((await t.app.inject({ method: 'POST', url: '/api/pull_requests/sync' })).statusCode).toBe(401);
     } finally {
       await t.close();

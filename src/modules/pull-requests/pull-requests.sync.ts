@@ -39,11 +39,18 @@ export function dueOpenEvents(
   return { send, skip };
 }
 
-function describe(event: PullRequestEvent, row: PullRequestRow, title: string): { title: string; message: string } {
+function describe(
+  event: PullRequestEvent,
+  row: PullRequestRow,
+  title: string,
+): { title: string; message: string } {
   const name = `${row.owner}/${row.repo}#${row.number}`;
   switch (event) {
     case 'merged':
-      return { title: `PR #${row.number} merged`, message: `${name} "${title}" was merged and is no longer tracked.` };
+      return {
+        title: `PR #${row.number} merged`,
+        message: `${name} "${title}" was merged and is no longer tracked.`,
+      };
     case 'closed':
       return { title: `PR #${row.number} closed`, message: `${name} "${title}" was closed without merging.` };
     case 'ready':
@@ -51,14 +58,26 @@ function describe(event: PullRequestEvent, row: PullRequestRow, title: string): 
     case 'conflicts':
       return { title: `PR #${row.number} has conflicts`, message: `${name} "${title}" has merge conflicts.` };
     case 'open_3_days':
-      return { title: `PR #${row.number} open for 3 days`, message: `${name} "${title}" has been open for 3 days.` };
+      return {
+        title: `PR #${row.number} open for 3 days`,
+        message: `${name} "${title}" has been open for 3 days.`,
+      };
     case 'open_7_days':
-      return { title: `PR #${row.number} open for 7 days`, message: `${name} "${title}" has been open for a week.` };
+      return {
+        title: `PR #${row.number} open for 7 days`,
+        message: `${name} "${title}" has been open for a week.`,
+      };
   }
 }
 
 /** Server side of the pull-request management job (decisions §14). */
-export function createPullRequestSync({ repository, service, notify, log, now = () => new Date() }: PullRequestSyncDeps) {
+export function createPullRequestSync({
+  repository,
+  service,
+  notify,
+  log,
+  now = () => new Date(),
+}: PullRequestSyncDeps) {
   return async function syncPullRequests(): Promise<SyncResult> {
     const result: SyncResult = { checked: 0, events: [], removed: [], failed: [] };
     for (const original of await repository.listAll()) {
@@ -69,7 +88,11 @@ export function createPullRequestSync({ repository, service, notify, log, now = 
         ({ row, details } = await service.refresh(original));
       } catch (error) {
         const message =
-          error instanceof GitHubNotFoundError ? error.message : error instanceof Error ? error.message : 'failed';
+          error instanceof GitHubNotFoundError
+            ? error.message
+            : error instanceof Error
+              ? error.message
+              : 'failed';
         log.warn({ prId: original.id }, `pull-request sync: ${message}`);
         result.failed.push({ prId: original.id, message });
         continue;

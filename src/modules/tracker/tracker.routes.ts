@@ -5,7 +5,10 @@ import type { TrackerService } from './tracker.service.js';
 
 const tags = ['Tracker tickets'];
 
-export const trackerRoutes: FastifyPluginAsyncTypebox<{ service: TrackerService }> = async (app, { service }) => {
+export const trackerRoutes: FastifyPluginAsyncTypebox<{ service: TrackerService }> = async (
+  app,
+  { service },
+) => {
   const response = { 200: TicketListResponse, ...errorResponses(401, 500, 502) };
 
   // `/api/jira/...` are compatibility aliases of the same two queries (decisions §13).
@@ -16,7 +19,8 @@ export const trackerRoutes: FastifyPluginAsyncTypebox<{ service: TrackerService 
       {
         schema: {
           tags,
-          summary: 'Tickets labelled manual_qa in the configured project and still to be tested, newest first',
+          summary:
+            'Tickets labelled manual_qa in the configured project and still to be tested, newest first',
           ...(deprecated ? { deprecated, description: 'Alias of /api/tracker/manual_qa' } : {}),
           response,
         },

@@ -53,13 +53,22 @@ export function toTicket(issue: JiraIssue, baseUrl: string): TrackerTicket {
 }
 
 /** The two fixed tracker queries (decisions §13), with a short-lived cache per query. */
-export function createTrackerService({ jira, missingVariables, manualQaProject, cacheMs, now = Date.now }: TrackerServiceDeps) {
+export function createTrackerService({
+  jira,
+  missingVariables,
+  manualQaProject,
+  cacheMs,
+  now = Date.now,
+}: TrackerServiceDeps) {
   const cache = new Map<string, { expires: number; value: Promise<TicketList> }>();
 
   function run(jql: string): Promise<TicketList> {
     if (!jira) {
       return Promise.reject(
-        new ExternalServiceError('Jira', `The tracker is not configured (missing ${missingVariables.join(', ')})`),
+        new ExternalServiceError(
+          'Jira',
+          `The tracker is not configured (missing ${missingVariables.join(', ')})`,
+        ),
       );
     }
     const hit = cache.get(jql);
@@ -80,7 +89,10 @@ export function createTrackerService({ jira, missingVariables, manualQaProject, 
     manualQa(): Promise<TicketList> {
       if (jira && !manualQaProject) {
         return Promise.reject(
-          new ExternalServiceError('Jira', 'The manual QA project is not configured (missing JIRA_MANUAL_QA_PROJECT)'),
+          new ExternalServiceError(
+            'Jira',
+            'The manual QA project is not configured (missing JIRA_MANUAL_QA_PROJECT)',
+          ),
         );
       }
       return run(manualQaJql(manualQaProject ?? ''));
