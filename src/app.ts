@@ -29,8 +29,28 @@ import { createJobsModule } from './modules/jobs/jobs.module.js';
 import type { JobName } from './modules/jobs/jobs.schema.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { ToDoItem } from './modules/todos/todos.schema.js';
+import { ManualRun } from './modules/manual-runs/manual-runs.schema.js';
+import { createManualRunsModule } from './modules/manual-runs/manual-runs.module.js';
+import { manualRunsRoutes } from './modules/manual-runs/manual-runs.routes.js';
+import { PullRequest, ScmDetailsSchema } from './modules/pull-requests/pull-requests.schema.js';
+import { createPullRequestsModule } from './modules/pull-requests/pull-requests.module.js';
+import { pullRequestsRoutes } from './modules/pull-requests/pull-requests.routes.js';
+import { TrackerTicket } from './modules/tracker/tracker.schema.js';
+import { createTrackerModule } from './modules/tracker/tracker.module.js';
+import { trackerRoutes } from './modules/tracker/tracker.routes.js';
+import { consumeNotificationMessages } from './modules/notifications/notification-consumer.js';
+import { createNotificationsModule } from './modules/notifications/notifications.module.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { Notification } from './modules/notifications/notifications.schema.js';
+import { pushRoutes } from './modules/push/push.routes.js';
 import { createTodosRepository } from './modules/todos/todos.repository.js';
 import { todosRoutes } from './modules/todos/todos.routes.js';
+import { createInProcessBroker } from './broker/in-process-broker.js';
+import { createMetrics, type Metrics, registerMetrics } from './http/metrics.js';
+import { createReportsRepository } from './modules/reports/reports.repository.js';
+import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { ReportDetail, ReportSummary } from './modules/reports/reports.schema.js';
+import { createReportsService } from './modules/reports/reports.service.js';
 import { createTodosService } from './modules/todos/todos.service.js';
 
 export interface AppDeps {
@@ -45,6 +65,8 @@ export interface AppDeps {
   broker?: Broker;
   /** Job definitions for `POST /api/jobs/:name/run` (tests); built from config and `broker` when absent. */
   jobs?: Record<JobName, JobDefinition>;
+  /** Prometheus registry shared with the report worker of this process; created when absent. */
+  metrics?: Metrics;
 }
 
 const REDACTED_PATHS = [
@@ -103,19 +125,61 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addSchema(UnauthorizedSchema);
   app.addSchema(ApplicationDetails);
   app.addSchema(ToDoItem);
+  app.addSchema(Notification);
+  app.addSchema(PullRequest);
+  app.addSchema(ScmDetailsSchema);
+  app.addSchema(TrackerTicket);
+  app.addSchema(ManualRun);
+  app.addSchema(ReportSummary);
+  app.addSchema(ReportDetail);
 
   const { db } = deps.database;
   const appsRepository = createAppsRepository(db);
   const todosRepository = createTodosRepository(db);
+  // Stores notifications and pushes them; app_update notifications come from the apps service.
+  const notifications = createNotificationsModule({ config, db, log: app.log });
+  // API processes consume `notification:create`; claimOnce makes one of them act per message.
+  const stopConsuming = deps.broker
+    ? await consumeNotificationMessages({ broker: deps.broker, create: notifications.service.create, log: app.log })
+    : undefined;
+  app.addHook('onClose', async () => {
+    await stopConsuming?.();
+    await notifications.drain();
+  });
+
+  // Report requests need a broker; without one (tests, tools) an in-process one serves this app.
+  const reportBroker = deps.broker ?? createInProcessBroker();
+  if (!deps.broker) app.addHook('onClose', async () => reportBroker.close());
+  const metrics = deps.metrics ?? createMetrics();
+  metrics.watchQueue(reportBroker);
+  await registerMetrics(app, { apiKey: config.apiKey, metrics });
 
   await app.register(healthRoutes, {
     database: () => deps.database.ping(),
-    broker: deps.brokerProbe ?? (() => Promise.resolve()),
+    broker: deps.brokerProbe ?? (() => reportBroker.ping()),
   });
   await app.register(authRoutes, { guard });
-  await app.register(appsRoutes, { service: createAppsService({ appsRepository }) });
+  await app.register(appsRoutes, {
+    service: createAppsService({ appsRepository, onAppChange: notifications.onAppChange }),
+  });
   await app.register(todosRoutes, { service: createTodosService({ todosRepository }) });
   await app.register(jobsRoutes, createJobsModule(config, { app, db, broker: deps.broker, jobs: deps.jobs }));
+  await app.register(notificationsRoutes, { service: notifications.service });
+  await app.register(pushRoutes, { service: notifications.pushService });
+  await app.register(
+    pullRequestsRoutes,
+    createPullRequestsModule({ config, db, log: app.log, notify: notifications.sink }),
+  );
+  await app.register(trackerRoutes, createTrackerModule(config));
+  await app.register(manualRunsRoutes, createManualRunsModule(config, db));
+  await app.register(reportsRoutes, {
+    service: createReportsService({
+      reportsRepository: createReportsRepository(db),
+      appsRepository,
+      broker: reportBroker,
+      staleMs: config.reports.staleMs,
+    }),
+  });
   // The browser UI (web/dist), served from the same process; never shadows /api or the docs.
   await app.register(webRoutes, {});
 
