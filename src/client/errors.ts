@@ -49,7 +49,7 @@ interface EnvelopeBody {
 
 /** Reads the service's two error shapes (envelope and flat) into one typed error. */
 export function toApiError(status: number, body: unknown, headers: Headers, method: string, path: string) {
-  const record: EnvelopeBody = typeof body === 'object' && body !== null ? (body) : {};
+  const record: EnvelopeBody = typeof body === 'object' && body !== null ? body : {};
   const envelope =
     typeof record.error === 'object' && record.error !== null
       ? (record.error as { message?: unknown; code?: unknown; details?: unknown })

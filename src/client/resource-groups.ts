@@ -15,6 +15,11 @@ import type {
   SyncResponse,
   UpdatePullRequestBody,
 } from '../modules/pull-requests/pull-requests.schema.js';
+import type {
+  ManualRunListQuery,
+  ManualRunListResponse,
+  ManualRunResponse,
+} from '../modules/manual-runs/manual-runs.schema.js';
 import type { TicketListResponse } from '../modules/tracker/tracker.schema.js';
 import type { Query } from './transport.js';
 
@@ -93,24 +98,13 @@ export function pushGroup(client: Caller) {
   };
 }
 
-/** A manual E2E run as decisions §7 describes it (`POST /api/e2e_manual_runs`). */
-export interface ManualRun {
-  id: number;
-  appId: number;
-  pipelineId: string;
-  pipelineNumber: number | null;
-  status: string;
-  url: string;
-  createdAt: string;
-}
-
 export function manualRunsGroup(client: Caller) {
   return {
     /** Triggers a CircleCI pipeline for the app (422 when its trigger is disabled, 409 while one runs). */
     trigger: (appId: number) =>
-      client.call<{ success: true; data: ManualRun }>('POST', '/api/e2e_manual_runs', { body: { appId } }),
-    list: (query: { appId?: number; limit?: number; offset?: number } = {}) =>
-      client.call<{ success: true; data: ManualRun[]; pagination?: unknown }>('GET', '/api/e2e_manual_runs', {
+      client.call<Static<typeof ManualRunResponse>>('POST', '/api/e2e_manual_runs', { body: { appId } }),
+    list: (query: ManualRunListQuery = {}) =>
+      client.call<Static<typeof ManualRunListResponse>>('GET', '/api/e2e_manual_runs', {
         query: { ...query },
       }),
   };

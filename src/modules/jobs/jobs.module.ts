@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Broker } from '../../broker/broker.js';
 import { DashboardClient } from '../../client/dashboard-client.js';
@@ -53,5 +52,8 @@ export function createJobsModule(
       timezone: config.jobs.timezone,
     });
   const runner = createJobRunner({ repository, logger: deps.app.log });
-  return { service: createJobsService({ jobs, repository, runner, timezone: config.jobs.timezone }) };
+  const service = createJobsService({ jobs, repository, runner, timezone: config.jobs.timezone });
+  // A run started on request finishes (and is recorded) before the database closes.
+  deps.app.addHook('onClose', async () => service.drain());
+  return { service };
 }

@@ -40,6 +40,7 @@ export function createJobsService(deps: {
   runner: JobRunner;
   timezone: string;
 }) {
+  const inFlight = new Set<Promise<unknown>>();
   return {
     /** Exactly the four jobs of the spec, in the spec's order (per-app triggers are not listed). */
     async list(): Promise<JobStatus[]> {
@@ -67,8 +68,22 @@ export function createJobsService(deps: {
         throw new NotFoundError(`Unknown job "${name}" (known: ${JOB_NAMES.join(', ')})`);
       }
       const job = deps.jobs[name];
-      const { run } = await deps.runner.start(name, () => job.run());
+      const { run, done } = await deps.runner.start(name, () => job.run());
+      inFlight.add(done);
+      void done.finally(() => inFlight.delete(done));
       return toJobRun(run);
+    },
+
+    /** Waits for the runs started here to end (shutdown), at most `graceMs`. */
+    async drain(graceMs = 30_000): Promise<void> {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...inFlight]),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, graceMs);
+        }),
+      ]);
+      clearTimeout(timer);
     },
   };
 }
