@@ -36,6 +36,11 @@ export interface Config {
   readonly apiKeyGenerated: boolean;
   readonly database: DatabaseConfig;
   readonly redisUrl: string | undefined;
+  /**
+   * REDIS_NAMESPACE: prefix of the broker's keys and channels and of the scheduler's tick locks
+   * ('' = the spec's exact names), so deployments or test runs can share one Redis server.
+   */
+  readonly redisNamespace: string;
   readonly trustProxy: boolean | number | string[];
   readonly corsOrigins: readonly string[];
   readonly externalTimeoutMs: number;
@@ -124,6 +129,7 @@ export function loadConfig(env: Env): Config {
     apiKeyGenerated: configuredKey === undefined,
     database: readDatabase(env),
     redisUrl: readUrl(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
+    redisNamespace: readString(env, 'REDIS_NAMESPACE', ''),
     trustProxy: readTrustProxy(env),
     corsOrigins: readList(env, 'CORS_ORIGINS'),
     externalTimeoutMs: readInteger(env, 'EXTERNAL_TIMEOUT_MS', 10_000, { min: 1 }),
