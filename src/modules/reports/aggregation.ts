@@ -8,6 +8,7 @@ export interface SpecRow {
   created_at?: unknown;
   status?: unknown;
   flaky_tests?: unknown;
+  [field: string]: unknown;
 }
 
 export interface ReportedApp {

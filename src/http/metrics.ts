@@ -1,0 +1,126 @@
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Broker, QueueStats } from '../broker/broker.js';
+import { createKeyMatcher } from './auth/api-key.js';
+
+export type ReportOutcome = 'ready' | 'retry' | 'failed' | 'invalid';
+
+/** One registry per process (not prom-client's global one), so tests can build several apps. */
+export interface Metrics {
+  readonly registry: Registry;
+  /** Called by the report processor after each message. */
+  reportProcessed(outcome: ReportOutcome, seconds: number): void;
+  observeHttp(method: string, route: string, status: number, seconds: number): void;
+  /** Queue gauges read the broker when scraped. */
+  watchQueue(broker: Broker): void;
+}
+
+const PREFIX = 'dashboard_';
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: PREFIX });
+
+  const processing = new Histogram({
+    name: `${PREFIX}report_processing_duration_seconds`,
+    help: 'Time spent processing one report request message',
+    labelNames: ['outcome'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+    registers: [registry],
+  });
+  const reports = new Counter({
+    name: `${PREFIX}reports_processed_total`,
+    help: 'Report request messages processed, by outcome (ready, retry, failed = dead-lettered, invalid)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const http = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: 'HTTP request durations by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  let broker: Broker | undefined;
+  let lastStats: { at: number; stats: Promise<QueueStats | undefined> } | undefined;
+  // All queue gauges of one scrape share one read of the broker.
+  const readStats = () => {
+    const now = Date.now();
+    if (!broker) return Promise.resolve(undefined);
+    if (!lastStats || now - lastStats.at > 500) {
+      lastStats = { at: now, stats: broker.reportQueue.stats(now).catch(() => undefined) };
+    }
+    return lastStats.stats;
+  };
+  const queueGauge = (name: string, help: string, pick: (stats: QueueStats) => number | null) =>
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      registers: [registry],
+      async collect() {
+        const stats = await readStats();
+        // A broker that does not answer leaves the gauge without a sample instead of failing the scrape.
+        this.reset();
+        const value = stats ? pick(stats) : null;
+        if (value !== null) this.set(value);
+      },
+    });
+  queueGauge('report_queue_length', 'Report requests waiting in e2e:report:queue', (s) => s.queued);
+  queueGauge('report_in_flight', 'Report requests being processed (in-flight lists)', (s) => s.inFlight);
+  queueGauge(
+    'report_scheduled_retries',
+    'Report requests waiting in e2e:report:retry',
+    (s) => s.scheduledRetries,
+  );
+  queueGauge(
+    'report_dead_letters',
+    'Entries in the dead-letter list e2e:report:failed',
+    (s) => s.deadLetters,
+  );
+  queueGauge('report_oldest_age_seconds', 'Age of the oldest waiting report request', (s) =>
+    s.oldestAgeMs === null ? null : s.oldestAgeMs / 1000,
+  );
+
+  return {
+    registry,
+    reportProcessed(outcome, seconds) {
+      processing.observe({ outcome }, seconds);
+      reports.inc({ outcome });
+    },
+    observeHttp(method, route, status, seconds) {
+      http.observe({ method, route, status: String(status) }, seconds);
+    },
+    watchQueue(next) {
+      broker = next;
+    },
+  };
+}
+
+/**
+ * `GET /metrics` (Prometheus text). It lives outside /api, so the API key guard does not cover it:
+ * the key is checked here, as `x-api-key` or `Authorization: Bearer <key>` (decisions §3).
+ */
+export async function registerMetrics(app: FastifyInstance, options: { apiKey: string; metrics: Metrics }) {
+  const { metrics } = options;
+  const matches = createKeyMatcher(options.apiKey);
+
+  app.addHook('onResponse', async (request, reply) => {
+    // The route pattern (not the raw URL) keeps label cardinality bounded.
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.observeHttp(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const header = request.headers['x-api-key'];
+    const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const presented = typeof header === 'string' ? header : bearer;
+    if (presented === undefined || !matches(presented)) {
+      return reply
+        .status(401)
+        .send({ success: false, error: 'Invalid or missing API key', code: 'UNAUTHORIZED' });
+    }
+    const body = await metrics.registry.metrics();
+    return reply.header('content-type', metrics.registry.contentType).send(body);
+  });
+}

@@ -1,0 +1,293 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
+import type { E2eManualRunsTable, E2eReportDetailsTable, E2eReportSummariesTable } from '../../db/schema.js';
+import { nowIso } from '../../shared/time.js';
+import type { NotificationSink } from '../notifications/notification-sink.js';
+import type { Aggregate } from './aggregation.js';
+
+export type SummaryRow = Selectable<E2eReportSummariesTable>;
+export type DetailRow = Selectable<E2eReportDetailsTable>;
+export type ManualRunRow = Selectable<E2eManualRunsTable>;
+export type SummaryStatus = 'pending' | 'ready' | 'failed';
+
+export interface SummaryFilter {
+  status?: SummaryStatus;
+  from?: string;
+  to?: string;
+}
+
+export interface DetailWithApp extends DetailRow {
+  app_name: string;
+}
+
+export function createReportsRepository(db: Db) {
+  async function findSummaryByDate(date: string): Promise<SummaryRow | undefined> {
+    return db.selectFrom('e2e_report_summaries').selectAll().where('date', '=', date).executeTakeFirst();
+  }
+
+  async function listDetails(summaryId: number): Promise<DetailWithApp[]> {
+    return db
+      .selectFrom('e2e_report_details as d')
+      .innerJoin('apps as a', 'a.id', 'd.app_id')
+      .selectAll('d')
+      .select('a.name as app_name')
+      .where('d.report_summary_id', '=', summaryId)
+      .orderBy('a.name')
+      .orderBy('a.id')
+      .execute();
+  }
+
+  return {
+    findSummaryByDate,
+    /** Details of a summary with their app's name, ordered by app name. */
+    listDetails,
+
+    async findSummaryById(id: number): Promise<SummaryRow | undefined> {
+      if (!isStorableId(id)) return undefined;
+      return db.selectFrom('e2e_report_summaries').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /**
+     * Creates the date's summary as `pending`, or puts the existing one (same id) back to
+     * `pending`; touching `updated_at` restarts the stale clock. Never duplicates a date.
+     */
+    async markPending(date: string): Promise<SummaryRow> {
+      const now = nowIso();
+      const update = () =>
+        db
+          .updateTable('e2e_report_summaries')
+          .set({ status: 'pending', updated_at: now })
+          .where('date', '=', date)
+          .returningAll()
+          .executeTakeFirst();
+      const existing = await update();
+      if (existing) return existing;
+      try {
+        return await db
+          .insertInto('e2e_report_summaries')
+          .values({
+            date,
+            status: 'pending',
+            total_runs: 0,
+            passed_runs: 0,
+            failed_runs: 0,
+            success_rate: 0,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      } catch (error) {
+        // Another process created it between our update and insert.
+        if (!isUniqueViolation(error)) throw error;
+        return (await update())!;
+      }
+    },
+
+    async markFailed(date: string): Promise<void> {
+      await db
+        .updateTable('e2e_report_summaries')
+        .set({ status: 'failed', updated_at: nowIso() })
+        .where('date', '=', date)
+        .execute();
+    },
+
+    /** The date's summary becomes `ready` with its totals, and its details are replaced, in one transaction. */
+    async saveReport(date: string, aggregate: Aggregate): Promise<SummaryRow> {
+      return db.transaction().execute(async (trx) => {
+        const now = nowIso();
+        const { totals } = aggregate;
+        const values = {
+          status: 'ready',
+          total_runs: totals.totalRuns,
+          passed_runs: totals.passedRuns,
+          failed_runs: totals.failedRuns,
+          success_rate: totals.successRate,
+          updated_at: now,
+        };
+        let summary = await trx
+          .updateTable('e2e_report_summaries')
+          .set(values)
+          .where('date', '=', date)
+          .returningAll()
+          .executeTakeFirst();
+        summary ??= await trx
+          .insertInto('e2e_report_summaries')
+          .values({ ...values, date, created_at: now })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await trx.deleteFrom('e2e_report_details').where('report_summary_id', '=', summary.id).execute();
+        // Apps deleted while the data was being fetched must not break the insert (foreign key).
+        const appIds = aggregate.details.map((detail) => detail.appId);
+        const existing = new Set(
+          appIds.length === 0
+            ? []
+            : (await trx.selectFrom('apps').select('id').where('id', 'in', appIds).execute()).map(
+                (r) => r.id,
+              ),
+        );
+        const rows = aggregate.details
+          .filter((detail) => existing.has(detail.appId))
+          .map((detail) => ({
+            report_summary_id: summary.id,
+            app_id: detail.appId,
+            total_runs: detail.totalRuns,
+            passed_runs: detail.passedRuns,
+            failed_runs: detail.failedRuns,
+            flaky_runs: detail.flakyRuns,
+            success_rate: detail.successRate,
+            last_run_status: detail.lastRunStatus,
+            last_run_number: detail.lastRunNumber,
+            last_run_at: detail.lastRunAt,
+            last_failed_run_at: detail.lastFailedRunAt,
+            created_at: now,
+          }));
+        for (let start = 0; start < rows.length; start += 200) {
+          await trx
+            .insertInto('e2e_report_details')
+            .values(rows.slice(start, start + 200))
+            .execute();
+        }
+        return summary;
+      });
+    },
+
+    async listDetailsForDate(date: string): Promise<DetailWithApp[]> {
+      const summary = await findSummaryByDate(date);
+      return summary ? listDetails(summary.id) : [];
+    },
+
+    async findDetail(summaryId: number, appId: number): Promise<DetailRow | undefined> {
+      if (!isStorableId(summaryId) || !isStorableId(appId)) return undefined;
+      return db
+        .selectFrom('e2e_report_details')
+        .selectAll()
+        .where('report_summary_id', '=', summaryId)
+        .where('app_id', '=', appId)
+        .executeTakeFirst();
+    },
+
+    async listSummaries(
+      filter: SummaryFilter,
+      limit: number,
+      offset: number,
+    ): Promise<{ rows: SummaryRow[]; total: number }> {
+      let query = db.selectFrom('e2e_report_summaries');
+      if (filter.status) query = query.where('status', '=', filter.status);
+      if (filter.from) query = query.where('date', '>=', filter.from);
+      if (filter.to) query = query.where('date', '<=', filter.to);
+      const [rows, count] = await Promise.all([
+        query.selectAll().orderBy('date', 'desc').limit(limit).offset(offset).execute(),
+        query.select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: toCount(count.total) };
+    },
+
+    /** Ready summaries and their details between two dates (trends). */
+    async readyBetween(
+      from: string,
+      to: string,
+    ): Promise<{ summaries: SummaryRow[]; details: DetailWithApp[] }> {
+      const summaries = await db
+        .selectFrom('e2e_report_summaries')
+        .selectAll()
+        .where('status', '=', 'ready')
+        .where('date', '>=', from)
+        .where('date', '<=', to)
+        .orderBy('date')
+        .execute();
+      const ids = summaries.map((summary) => summary.id);
+      const details =
+        ids.length === 0
+          ? []
+          : await db
+              .selectFrom('e2e_report_details as d')
+              .innerJoin('apps as a', 'a.id', 'd.app_id')
+              .selectAll('d')
+              .select('a.name as app_name')
+              .where('d.report_summary_id', 'in', ids)
+              .orderBy('a.name')
+              .execute();
+      return { summaries, details };
+    },
+
+    /** Pending summaries not touched since `before` (stale: their request was probably lost). */
+    async stalePending(before: string): Promise<SummaryRow[]> {
+      return db
+        .selectFrom('e2e_report_summaries')
+        .selectAll()
+        .where('status', '=', 'pending')
+        .where('updated_at', '<', before)
+        .orderBy('date')
+        .execute();
+    },
+
+    async markStale(id: number): Promise<void> {
+      await db
+        .updateTable('e2e_report_summaries')
+        .set({ updated_at: new Date(0).toISOString() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async touchSummary(id: number): Promise<void> {
+      await db
+        .updateTable('e2e_report_summaries')
+        .set({ updated_at: nowIso() })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async watchedApps(): Promise<{ id: number; name: string }[]> {
+      return db
+        .selectFrom('apps')
+        .select(['id', 'name'])
+        .where('watching', '=', toDbBoolean(true))
+        .orderBy('name')
+        .orderBy('id')
+        .execute();
+    },
+
+    async appExists(id: number): Promise<boolean> {
+      if (!isStorableId(id)) return false;
+      return (await db.selectFrom('apps').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    },
+
+    /** Manual runs of the apps created on the (UTC) date. */
+    async manualRunsOn(appIds: readonly number[], date: string): Promise<ManualRunRow[]> {
+      if (appIds.length === 0) return [];
+      return db
+        .selectFrom('e2e_manual_runs')
+        .selectAll()
+        .where('app_id', 'in', [...appIds])
+        .where('created_at', '>=', `${date}T00:00:00.000Z`)
+        .where('created_at', '<=', `${date}T23:59:59.999Z`)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+  };
+}
+
+export type ReportsRepository = ReturnType<typeof createReportsRepository>;
+
+/**
+ * Stores a notification row directly. Only a stand-in until the notifications module's sink (which
+ * also pushes) is wired in by the composition root; same columns, no push.
+ */
+export function createDirectNotificationSink(db: Db): NotificationSink {
+  return async (input) => {
+    await db
+      .insertInto('notifications')
+      .values({
+        title: input.title,
+        message: input.message,
+        type: input.type,
+        data: input.data === undefined ? null : JSON.stringify(input.data),
+        is_read: toDbBoolean(false),
+        created_at: nowIso(),
+      })
+      .execute();
+  };
+}

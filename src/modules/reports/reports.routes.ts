@@ -1,0 +1,174 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { listResponse, resolvePage } from '../../http/pagination.js';
+import { errorResponses, toId } from '../../http/schemas.js';
+import {
+  DateParams,
+  DeadLetterListResponse,
+  DetailParams,
+  DetailResponse,
+  QueueStatusResponse,
+  ReplayResponse,
+  RunReportQuery,
+  RunReportResponse,
+  SummaryListQuery,
+  SummaryListResponse,
+  SummaryResponse,
+  SummaryWithDetailsResponse,
+  TrendsQuery,
+  TrendsResponse,
+} from './reports.schema.js';
+import type { ReportsService } from './reports.service.js';
+
+const tags = ['E2E reports'];
+const DEFAULT_TREND_DAYS = 14;
+
+export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService }> = async (
+  app,
+  { service },
+) => {
+  app.get(
+    '/api/e2e_run_report',
+    {
+      schema: {
+        tags,
+        summary: 'The E2E report of a date: 200 when ready or failed, 202 while it is being generated',
+        querystring: RunReportQuery,
+        response: { 200: RunReportResponse, 202: RunReportResponse, ...errorResponses(400, 401, 500, 503) },
+      },
+    },
+    async (request, reply) => {
+      const result = await service.runReport(request.query);
+      const { status, ...body } = result;
+      return reply.status(status).send({ success: true as const, ...body });
+    },
+  );
+
+  app.get(
+    '/api/e2e_run_report/:summaryId/:appId',
+    {
+      schema: {
+        tags,
+        summary: 'One application detail of a report (without app info)',
+        params: DetailParams,
+        response: { 200: DetailResponse, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service.detail(toId(request.params.summaryId), toId(request.params.appId)),
+    }),
+  );
+
+  app.get(
+    '/api/e2e_reports',
+    {
+      schema: {
+        tags,
+        summary: 'Report summaries, newest first (filters status, from, to)',
+        querystring: SummaryListQuery,
+        response: { 200: SummaryListResponse, ...errorResponses(400, 401, 500) },
+      },
+    },
+    async (request) => {
+      const page = resolvePage(request.query);
+      const { status, from, to } = request.query;
+      const { items, total } = await service.listSummaries(
+        {
+          ...(status ? { status: status as 'pending' | 'ready' | 'failed' } : {}),
+          ...(from ? { from } : {}),
+          ...(to ? { to } : {}),
+        },
+        page,
+      );
+      return listResponse(items, total, page);
+    },
+  );
+
+  app.get(
+    '/api/e2e_reports/trends',
+    {
+      schema: {
+        tags,
+        summary: 'Daily success rate over the last N days (N ≤ 90, default 14), overall and per app',
+        querystring: TrendsQuery,
+        response: { 200: TrendsResponse, ...errorResponses(400, 401, 500) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service.trends(request.query.days ?? DEFAULT_TREND_DAYS),
+    }),
+  );
+
+  app.get(
+    '/api/e2e_reports/queue',
+    {
+      schema: {
+        tags,
+        summary: 'Report queue status: waiting, in flight, scheduled retries, dead letters, oldest age',
+        response: { 200: QueueStatusResponse, ...errorResponses(401, 500, 503) },
+      },
+    },
+    async () => ({ success: true as const, data: await service.queueStatus() }),
+  );
+
+  app.get(
+    '/api/e2e_reports/dead_letter',
+    {
+      schema: {
+        tags,
+        summary: 'Dead-lettered report requests, newest first (at most 100)',
+        response: { 200: DeadLetterListResponse, ...errorResponses(401, 500, 503) },
+      },
+    },
+    async () => ({ success: true as const, data: await service.deadLetters(100) }),
+  );
+
+  app.post(
+    '/api/e2e_reports/dead_letter/replay',
+    {
+      schema: {
+        tags,
+        summary: 'Re-enqueue every dead-lettered report request',
+        response: { 200: ReplayResponse, ...errorResponses(401, 500, 503) },
+      },
+    },
+    async () => {
+      const replayed = await service.replayDeadLetters();
+      return {
+        success: true as const,
+        message: `Replayed ${replayed} dead-lettered requests`,
+        data: { replayed },
+      };
+    },
+  );
+
+  app.get(
+    '/api/e2e_reports/:date',
+    {
+      schema: {
+        tags,
+        summary: 'The report summary of a date',
+        params: DateParams,
+        response: { 200: SummaryResponse, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service.summaryByDate(request.params.date) }),
+  );
+
+  app.get(
+    '/api/e2e_reports/:date/details',
+    {
+      schema: {
+        tags,
+        summary: 'The report summary of a date with its details (app info included)',
+        params: DateParams,
+        response: { 200: SummaryWithDetailsResponse, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service.summaryWithDetails(request.params.date),
+    }),
+  );
+};

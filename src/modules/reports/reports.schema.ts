@@ -1,0 +1,170 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
+import { IdParam, OrNull, Timestamp } from '../../http/schemas.js';
+import { ERROR_CODE_KEYWORD } from '../../http/validation.js';
+
+const CalendarDate = Type.String({ format: 'calendar-date', examples: ['2025-03-01'] });
+const Status = Type.Union([Type.Literal('pending'), Type.Literal('ready'), Type.Literal('failed')]);
+
+export const ReportSummary = Type.Object(
+  {
+    id: Type.Optional(Type.Integer()),
+    date: Type.String(),
+    status: Status,
+    totalRuns: Type.Integer(),
+    passedRuns: Type.Integer(),
+    failedRuns: Type.Integer(),
+    successRate: Type.Number(),
+    createdAt: Type.Optional(Timestamp),
+    updatedAt: Type.Optional(Timestamp),
+  },
+  { $id: 'ReportSummary', title: 'ReportSummary' },
+);
+export type ReportSummary = Static<typeof ReportSummary>;
+
+export const ManualRun = Type.Object({
+  id: Type.Integer(),
+  appId: Type.Integer(),
+  pipelineId: Type.String(),
+  createdAt: Timestamp,
+});
+
+/** ApplicationDetails plus the manual runs of the report date (when asked for). */
+export const ReportApp = Type.Intersect([
+  Type.Ref('ApplicationDetails'),
+  Type.Object({ manualRuns: Type.Optional(Type.Array(ManualRun)) }),
+]);
+
+const detailFields = {
+  id: Type.Integer(),
+  reportSummaryId: Type.Integer(),
+  appId: Type.Integer(),
+  totalRuns: Type.Integer(),
+  passedRuns: Type.Integer(),
+  failedRuns: Type.Integer(),
+  flakyRuns: Type.Integer(),
+  successRate: Type.Number(),
+  lastRunStatus: Type.Union([Type.Literal('passed'), Type.Literal('failed')]),
+  lastRunNumber: OrNull(Type.Integer()),
+  lastRunAt: Timestamp,
+  lastFailedRunAt: OrNull(Timestamp),
+};
+
+export const ReportDetail = Type.Object(
+  { ...detailFields, app: Type.Optional(ReportApp) },
+  { $id: 'ReportDetail', title: 'ReportDetail' },
+);
+export type ReportDetail = Static<typeof ReportDetail>;
+
+export const RunReportQuery = Type.Object(
+  {
+    date: Type.Optional(CalendarDate),
+    force: Type.Optional(
+      Type.String({ enum: ['true', 'false', '1', '0'], [ERROR_CODE_KEYWORD]: 'INVALID_VALUE' }),
+    ),
+    enrichments: Type.Optional(
+      Type.String({
+        description:
+          'URL-encoded JSON object with booleans includeDetails, includeAppInfo, includeManualRuns (each defaults to true)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type RunReportQuery = Static<typeof RunReportQuery>;
+
+export const RunReportResponse = Type.Object({
+  success: Type.Literal(true),
+  summary: Type.Ref(ReportSummary),
+  details: Type.Optional(Type.Array(Type.Ref(ReportDetail))),
+  message: Type.Optional(Type.String()),
+});
+
+export const DetailParams = Type.Object({ summaryId: IdParam, appId: IdParam });
+export const DetailResponse = Type.Object({ success: Type.Literal(true), data: Type.Ref(ReportDetail) });
+
+export const SummaryListQuery = Type.Object(
+  {
+    ...PaginationQuery,
+    status: Type.Optional(
+      Type.String({ enum: ['pending', 'ready', 'failed'], [ERROR_CODE_KEYWORD]: 'INVALID_VALUE' }),
+    ),
+    from: Type.Optional(CalendarDate),
+    to: Type.Optional(CalendarDate),
+  },
+  { additionalProperties: false },
+);
+export type SummaryListQuery = Static<typeof SummaryListQuery>;
+
+export const SummaryListResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(Type.Ref(ReportSummary)),
+  pagination: Type.Optional(PaginationSchema),
+});
+
+export const DateParams = Type.Object({ date: CalendarDate });
+export const SummaryResponse = Type.Object({ success: Type.Literal(true), data: Type.Ref(ReportSummary) });
+export const SummaryWithDetailsResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({ summary: Type.Ref(ReportSummary), details: Type.Array(Type.Ref(ReportDetail)) }),
+});
+
+export const MAX_TREND_DAYS = 90;
+export const TrendsQuery = Type.Object(
+  { days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TREND_DAYS })) },
+  { additionalProperties: false },
+);
+
+const TrendPoint = Type.Object({
+  date: Type.String(),
+  totalRuns: Type.Integer(),
+  passedRuns: Type.Integer(),
+  failedRuns: Type.Integer(),
+  successRate: Type.Number(),
+});
+export type TrendPoint = Static<typeof TrendPoint>;
+
+export const TrendsResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    days: Type.Integer(),
+    from: Type.String(),
+    to: Type.String(),
+    overall: Type.Array(TrendPoint),
+    apps: Type.Array(
+      Type.Object({ appId: Type.Integer(), appName: Type.String(), points: Type.Array(TrendPoint) }),
+    ),
+  }),
+});
+
+export const QueueStatusResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({
+    broker: Type.String(),
+    queued: Type.Integer(),
+    inFlight: Type.Integer(),
+    scheduledRetries: Type.Integer(),
+    deadLetters: Type.Integer(),
+    oldestAgeMs: OrNull(Type.Integer()),
+  }),
+});
+
+export const DeadLetterListResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(
+    Type.Object({
+      message: Type.String(),
+      error: Type.String(),
+      errorStack: Type.String(),
+      retryCount: Type.Integer(),
+      date: Type.String(),
+      timestamp: Type.String(),
+    }),
+  ),
+});
+
+export const ReplayResponse = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  data: Type.Object({ replayed: Type.Integer() }),
+});

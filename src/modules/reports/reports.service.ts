@@ -1,0 +1,299 @@
+import type { Broker } from '../../broker/broker.js';
+import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../http/errors.js';
+import type { Page } from '../../http/pagination.js';
+import { addDays, todayUtc } from '../../shared/time.js';
+import type { AppsRepository } from '../apps/apps.repository.js';
+import { toApplicationDetails } from '../apps/apps.service.js';
+import { publishReportRequest } from './report-requests.js';
+import type { DetailRow, ReportsRepository, SummaryFilter, SummaryRow } from './reports.repository.js';
+import type { ReportDetail, ReportSummary, TrendPoint } from './reports.schema.js';
+import { successRate } from '../../shared/rates.js';
+
+export interface Enrichments {
+  includeDetails: boolean;
+  includeAppInfo: boolean;
+  includeManualRuns: boolean;
+}
+
+const ENRICHMENT_KEYS = ['includeDetails', 'includeAppInfo', 'includeManualRuns'] as const;
+
+/** `enrichments`: a JSON object whose keys are among the three known ones, each a boolean. */
+export function parseEnrichments(raw: string | undefined): Enrichments {
+  const enrichments: Enrichments = { includeDetails: true, includeAppInfo: true, includeManualRuns: true };
+  if (raw === undefined) return enrichments;
+  const invalid = (message: string) => ValidationError.single('enrichments', 'INVALID_FORMAT', message, raw);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw invalid('enrichments must be a URL-encoded JSON object');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw invalid('enrichments must be a JSON object');
+  }
+  for (const [key, flag] of Object.entries(value)) {
+    if (!(ENRICHMENT_KEYS as readonly string[]).includes(key)) {
+      throw invalid(`Unknown enrichment "${key}" (known: ${ENRICHMENT_KEYS.join(', ')})`);
+    }
+    if (typeof flag !== 'boolean') throw invalid(`Enrichment "${key}" must be a boolean`);
+    enrichments[key as keyof Enrichments] = flag;
+  }
+  return enrichments;
+}
+
+export function toSummary(row: SummaryRow): ReportSummary {
+  return {
+    id: row.id,
+    date: row.date,
+    status: row.status as ReportSummary['status'],
+    totalRuns: row.total_runs,
+    passedRuns: row.passed_runs,
+    failedRuns: row.failed_runs,
+    successRate: Number(row.success_rate),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function toDetail(row: DetailRow): ReportDetail {
+  return {
+    id: row.id,
+    reportSummaryId: row.report_summary_id,
+    appId: row.app_id,
+    totalRuns: row.total_runs,
+    passedRuns: row.passed_runs,
+    failedRuns: row.failed_runs,
+    flakyRuns: row.flaky_runs,
+    successRate: Number(row.success_rate),
+    lastRunStatus: row.last_run_status as ReportDetail['lastRunStatus'],
+    lastRunNumber: row.last_run_number,
+    lastRunAt: row.last_run_at,
+    lastFailedRunAt: row.last_failed_run_at,
+  };
+}
+
+export type RunReportResult =
+  | { status: 200; summary: ReportSummary; details?: ReportDetail[] }
+  | { status: 202; summary: ReportSummary; details: []; message: string };
+
+export interface ReportsServiceDeps {
+  reportsRepository: ReportsRepository;
+  appsRepository: AppsRepository;
+  broker: Broker;
+  staleMs: number;
+}
+
+export function createReportsService(deps: ReportsServiceDeps) {
+  const { reportsRepository: repository, appsRepository, broker } = deps;
+
+  /** Publishes a request for the date; the broker being down is a 503 (nothing changed yet). */
+  async function requestGeneration(date: string, summary: SummaryRow | undefined): Promise<SummaryRow> {
+    try {
+      await broker.ping();
+    } catch {
+      throw new ServiceUnavailableError(
+        'The message broker is unavailable; the report cannot be generated now',
+      );
+    }
+    const pending = summary?.status === 'pending' ? summary : await repository.markPending(date);
+    try {
+      await publishReportRequest(broker, date);
+    } catch {
+      // Backdated so that the next request (or the sweep at start) republishes at once.
+      await repository.markStale(pending.id);
+      throw new ServiceUnavailableError(
+        'The message broker is unavailable; the report cannot be generated now',
+      );
+    }
+    await repository.touchSummary(pending.id);
+    return pending;
+  }
+
+  const pendingResult = (date: string, row: SummaryRow | undefined, message: string): RunReportResult => ({
+    status: 202,
+    summary: {
+      ...(row ? { id: row.id } : {}),
+      date,
+      status: 'pending',
+      totalRuns: 0,
+      passedRuns: 0,
+      failedRuns: 0,
+      successRate: 0,
+    },
+    details: [],
+    message,
+  });
+
+  async function enrichDetails(rows: DetailRow[], date: string, enrichments: Enrichments) {
+    const details = rows.map(toDetail);
+    if (!enrichments.includeAppInfo || details.length === 0) return details;
+    const appIds = details.map((detail) => detail.appId);
+    const [apps, stats, runs] = await Promise.all([
+      appsRepository.findByIds(appIds),
+      appsRepository.runStats(appIds, `${todayUtc()}T00:00:00.000Z`),
+      enrichments.includeManualRuns ? repository.manualRunsOn(appIds, date) : Promise.resolve([]),
+    ]);
+    const appById = new Map(apps.map((app) => [app.id, app]));
+    return details.map((detail) => {
+      const app = appById.get(detail.appId);
+      if (!app) return detail;
+      const info: Record<string, unknown> = { ...toApplicationDetails(app, stats.get(app.id)) };
+      if (enrichments.includeManualRuns) {
+        info.manualRuns = runs
+          .filter((run) => run.app_id === app.id)
+          .map((run) => ({
+            id: run.id,
+            appId: run.app_id,
+            pipelineId: run.pipeline_id,
+            createdAt: run.created_at,
+          }));
+      }
+      return { ...detail, app: info };
+    });
+  }
+
+  return {
+    /** The 200/202 logic of decisions §10. */
+    async runReport(query: {
+      date?: string;
+      force?: string;
+      enrichments?: string;
+    }): Promise<RunReportResult> {
+      const enrichments = parseEnrichments(query.enrichments);
+      const date = query.date ?? todayUtc();
+      const force = query.force === 'true' || query.force === '1';
+      const summary = await repository.findSummaryByDate(date);
+      if (!summary) {
+        const created = await requestGeneration(date, undefined);
+        return pendingResult(date, created, 'Report generation started; check again shortly');
+      }
+      if (force) {
+        const pending = await requestGeneration(date, { ...summary, status: 'forced' });
+        return pendingResult(date, pending, 'Report regeneration started; check again shortly');
+      }
+      if (summary.status === 'pending') {
+        const age = Date.now() - Date.parse(summary.updated_at);
+        if (age > deps.staleMs) {
+          const pending = await requestGeneration(date, summary);
+          return pendingResult(
+            date,
+            pending,
+            'Report generation was stale and has been restarted; check again shortly',
+          );
+        }
+        return pendingResult(date, summary, 'Report generation in progress; check again shortly');
+      }
+      if (summary.status === 'failed') {
+        return {
+          status: 200,
+          summary: toSummary(summary),
+          ...(enrichments.includeDetails ? { details: [] } : {}),
+        };
+      }
+      if (!enrichments.includeDetails) return { status: 200, summary: toSummary(summary) };
+      const rows = await repository.listDetails(summary.id);
+      return {
+        status: 200,
+        summary: toSummary(summary),
+        details: await enrichDetails(rows, date, enrichments),
+      };
+    },
+
+    async detail(summaryId: number, appId: number): Promise<ReportDetail> {
+      const [summary, appExists] = await Promise.all([
+        repository.findSummaryById(summaryId),
+        repository.appExists(appId),
+      ]);
+      if (!summary) throw new NotFoundError(`Report ${summaryId} not found`);
+      if (!appExists) throw new NotFoundError(`Application ${appId} not found`);
+      const detail = await repository.findDetail(summaryId, appId);
+      if (!detail) throw new NotFoundError(`Report ${summaryId} has no detail for application ${appId}`);
+      return toDetail(detail);
+    },
+
+    async listSummaries(filter: SummaryFilter, page: Page) {
+      if (filter.from && filter.to && filter.from > filter.to) {
+        throw ValidationError.single('from', 'INVALID_VALUE', '`from` must not be after `to`', filter.from);
+      }
+      const { rows, total } = await repository.listSummaries(filter, page.limit, page.offset);
+      return { items: rows.map(toSummary), total };
+    },
+
+    async summaryByDate(date: string): Promise<ReportSummary> {
+      const summary = await repository.findSummaryByDate(date);
+      if (!summary) throw new NotFoundError(`No report for ${date}`);
+      return toSummary(summary);
+    },
+
+    async summaryWithDetails(date: string) {
+      const summary = await repository.findSummaryByDate(date);
+      if (!summary) throw new NotFoundError(`No report for ${date}`);
+      const rows = await repository.listDetails(summary.id);
+      const details = await enrichDetails(rows, date, {
+        includeDetails: true,
+        includeAppInfo: true,
+        includeManualRuns: false,
+      });
+      return { summary: toSummary(summary), details };
+    },
+
+    /** Daily success rate over the last `days` days (today included), overall and per app. */
+    async trends(days: number) {
+      const to = todayUtc();
+      const from = addDays(to, -(days - 1));
+      const { summaries, details } = await repository.readyBetween(from, to);
+      const dateOf = new Map(summaries.map((summary) => [summary.id, summary.date]));
+      const overall: TrendPoint[] = summaries.map((summary) => ({
+        date: summary.date,
+        totalRuns: summary.total_runs,
+        passedRuns: summary.passed_runs,
+        failedRuns: summary.failed_runs,
+        successRate: Number(summary.success_rate),
+      }));
+      const apps = new Map<number, { appId: number; appName: string; points: TrendPoint[] }>();
+      for (const detail of details) {
+        const entry = apps.get(detail.app_id) ?? {
+          appId: detail.app_id,
+          appName: detail.app_name,
+          points: [],
+        };
+        apps.set(detail.app_id, entry);
+        entry.points.push({
+          date: dateOf.get(detail.report_summary_id)!,
+          totalRuns: detail.total_runs,
+          passedRuns: detail.passed_runs,
+          failedRuns: detail.failed_runs,
+          successRate: successRate(detail.passed_runs, detail.total_runs),
+        });
+      }
+      for (const entry of apps.values()) entry.points.sort((a, b) => a.date.localeCompare(b.date));
+      return { days, from, to, overall, apps: [...apps.values()] };
+    },
+
+    async queueStatus() {
+      try {
+        return { broker: broker.kind, ...(await broker.reportQueue.stats(Date.now())) };
+      } catch {
+        throw new ServiceUnavailableError('The message broker is unavailable');
+      }
+    },
+
+    async deadLetters(limit: number) {
+      try {
+        return await broker.reportQueue.deadLetters(limit);
+      } catch {
+        throw new ServiceUnavailableError('The message broker is unavailable');
+      }
+    },
+
+    async replayDeadLetters(): Promise<number> {
+      try {
+        return await broker.reportQueue.replayDeadLetters();
+      } catch {
+        throw new ServiceUnavailableError('The message broker is unavailable');
+      }
+    },
+  };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;

@@ -1,0 +1,269 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { type Broker, CHANNELS, type DeadLetterEntry } from '../broker/broker.js';
+import type { NotificationSink } from '../modules/notifications/notification-sink.js';
+import { createAggregator, reportWindow } from '../modules/reports/aggregation.js';
+import { reportNotifications } from '../modules/reports/report-notifications.js';
+import { dedupFor, parseReportRequest, type ReportRequest } from '../modules/reports/report-requests.js';
+import type { ReportsRepository } from '../modules/reports/reports.repository.js';
+import { addDays } from '../shared/time.js';
+
+/** Spec: 3 retries, 5 s, 10 s, 20 s (`REPORT_RETRY_BASE_MS`, doubling). */
+export const MAX_RETRIES = 3;
+const LOCK_BUSY_DELAY_MS = 1000;
+const TAKE_WAIT_MS = 1000;
+
+export type ProcessingOutcome = 'ready' | 'retry' | 'failed' | 'invalid';
+
+export interface ProcessorLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface RowSource {
+  specDetails(query: {
+    startDate: string;
+    endDate: string;
+    projects: readonly string[];
+  }): AsyncIterable<Record<string, unknown>>;
+}
+
+export interface ReportProcessorDeps {
+  broker: Broker;
+  repository: ReportsRepository;
+  source: RowSource;
+  notify: NotificationSink;
+  log: ProcessorLogger;
+  settings: { retryBaseMs: number; visibilityMs: number; staleMs: number };
+  onProcessed?: (outcome: ProcessingOutcome, seconds: number) => void;
+  workerId?: string;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The worker side of decisions §11: subscribes to `e2e:report:generate` (enqueueing each message
+ * once), takes one message at a time into its in-flight list, regenerates the date under a lock,
+ * schedules retries (5/10/20 s), dead-letters after the third, keeps its heartbeat so its in-flight
+ * message is recovered by others if it dies, and finishes the current message on stop.
+ */
+export function createReportProcessor(deps: ReportProcessorDeps) {
+  const { broker, repository, log, settings } = deps;
+  const queue = broker.reportQueue;
+  const workerId = deps.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const heartbeatEveryMs = Math.max(50, Math.floor(settings.visibilityMs / 3));
+  const recoverEveryMs = Math.min(30_000, Math.max(200, Math.floor(settings.visibilityMs / 2)));
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let unsubscribe: (() => Promise<void>) | undefined;
+  const timers: NodeJS.Timeout[] = [];
+  let currentDate: string | undefined;
+
+  const warn = (error: unknown, message: string) => log.warn({ err: error, workerId }, message);
+
+  async function onChannelMessage(message: unknown) {
+    const payload = typeof message === 'string' ? message : JSON.stringify(message);
+    const { key, windowMs } = dedupFor(payload, parseReportRequest(message));
+    await queue.enqueue(payload, key, windowMs);
+  }
+
+  async function heartbeat() {
+    await queue.heartbeat(workerId, settings.visibilityMs);
+    if (currentDate) await queue.extendLock(currentDate, workerId, settings.visibilityMs);
+  }
+
+  function every(ms: number, task: () => Promise<unknown>, what: string) {
+    const timer = setInterval(() => {
+      task().catch((error: unknown) => warn(error, `report worker could not ${what}`));
+    }, ms);
+    timer.unref();
+    timers.push(timer);
+  }
+
+  async function generate(request: ReportRequest) {
+    await repository.markPending(request.date);
+    const apps = await repository.watchedApps();
+    const aggregator = createAggregator(apps, request.date);
+    if (apps.length > 0) {
+      const projects = [...new Set(apps.map((app) => app.name))];
+      for await (const row of deps.source.specDetails({ ...reportWindow(request.date), projects })) {
+        aggregator.add(row);
+      }
+    }
+    const aggregate = aggregator.finish();
+    const [previousDay, sameDay] = await Promise.all([
+      repository.listDetailsForDate(addDays(request.date, -1)),
+      repository.listDetailsForDate(request.date),
+    ]);
+    await repository.saveReport(request.date, aggregate);
+    const names = new Map(apps.map((app) => [app.id, app.name]));
+    for (const notification of reportNotifications(aggregate.details, names, previousDay, sameDay)) {
+      await deps
+        .notify(notification)
+        .catch((error: unknown) => warn(error, 'could not store a report notification'));
+    }
+    return aggregate;
+  }
+
+  async function fail(payload: string, request: ReportRequest, error: unknown): Promise<ProcessingOutcome> {
+    const retryCount = request.retryCount ?? 0;
+    if (retryCount < MAX_RETRIES) {
+      const delay = settings.retryBaseMs * 2 ** retryCount;
+      const retry = JSON.stringify({ ...request, retryCount: retryCount + 1 });
+      await queue.retryLater(workerId, payload, retry, Date.now() + delay);
+      log.warn(
+        {
+          err: error,
+          date: request.date,
+          requestId: request.requestId,
+          retry: retryCount + 1,
+          delayMs: delay,
+        },
+        'report generation failed; retry scheduled',
+      );
+      return 'retry';
+    }
+    const { retryCount: _dropped, ...original } = request;
+    const failure = error instanceof Error ? error : new Error(String(error));
+    const entry: DeadLetterEntry = {
+      message: JSON.stringify(original),
+      error: failure.message,
+      errorStack: failure.stack ?? failure.message,
+      retryCount,
+      date: request.date,
+      timestamp: new Date().toISOString(),
+    };
+    await repository.markFailed(request.date);
+    await queue.deadLetter(workerId, payload, entry);
+    log.error(
+      { err: error, date: request.date, requestId: request.requestId },
+      'report generation dead-lettered',
+    );
+    await deps
+      .notify({
+        type: 'system',
+        title: `E2E report for ${request.date} failed`,
+        message: `Generating the E2E report for ${request.date} failed after ${retryCount} retries: ${failure.message}`,
+        data: { date: request.date, requestId: request.requestId, error: failure.message, retryCount },
+      })
+      .catch((notifyError: unknown) => warn(notifyError, 'could not store the dead-letter notification'));
+    return 'failed';
+  }
+
+  /** Processes one taken message; it stays in the in-flight list until one of the moves below. */
+  async function handle(payload: string): Promise<void> {
+    const started = process.hrtime.bigint();
+    const request = parseReportRequest(payload);
+    let outcome: ProcessingOutcome;
+    if (!request) {
+      log.warn({ payload: payload.slice(0, 200), workerId }, 'not a report request; dead-lettered');
+      await queue.deadLetter(workerId, payload, {
+        message: payload,
+        error: 'Not a report request: a JSON object with a YYYY-MM-DD date is expected',
+        errorStack: '',
+        retryCount: 0,
+        date: '',
+        timestamp: new Date().toISOString(),
+      });
+      outcome = 'invalid';
+    } else if (!(await queue.acquireLock(request.date, workerId, settings.visibilityMs))) {
+      // Another worker is regenerating this date; come back shortly, without spending a retry.
+      await queue.retryLater(workerId, payload, payload, Date.now() + LOCK_BUSY_DELAY_MS);
+      return;
+    } else {
+      currentDate = request.date;
+      try {
+        const aggregate = await generate(request);
+        await queue.complete(workerId, payload);
+        outcome = 'ready';
+        log.info(
+          {
+            date: request.date,
+            requestId: request.requestId,
+            totalRuns: aggregate.totals.totalRuns,
+            workerId,
+          },
+          'report ready',
+        );
+      } catch (error) {
+        outcome = await fail(payload, request, error);
+      } finally {
+        currentDate = undefined;
+        await queue
+          .releaseLock(request.date, workerId)
+          .catch((error: unknown) => warn(error, 'lock release failed'));
+      }
+    }
+    deps.onProcessed?.(outcome, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
+  async function run() {
+    while (running) {
+      let payload: string | undefined;
+      try {
+        payload = await queue.take(workerId, TAKE_WAIT_MS);
+      } catch (error) {
+        if (!running) break;
+        warn(error, 'report queue unavailable; waiting');
+        await sleep(1000);
+        continue;
+      }
+      if (payload === undefined) continue;
+      try {
+        await handle(payload);
+      } catch (error) {
+        // The broker or database failed around the message: it stays in flight and is
+        // recovered after the visibility timeout (or on retire).
+        warn(error, 'report message could not be settled');
+        await sleep(500);
+      }
+    }
+  }
+
+  return {
+    workerId,
+
+    /** Re-queues summaries stuck in `pending` longer than REPORT_STALE_MS (run at start). */
+    async sweepStale(): Promise<number> {
+      const cutoff = new Date(Date.now() - settings.staleMs).toISOString();
+      const stale = await repository.stalePending(cutoff);
+      for (const summary of stale) {
+        const message = { date: summary.date, requestId: `stale-${summary.id}-${randomUUID()}` };
+        const payload = JSON.stringify(message);
+        const { key, windowMs } = dedupFor(payload, message);
+        await queue.enqueue(payload, key, windowMs);
+        await repository.touchSummary(summary.id);
+      }
+      if (stale.length > 0) log.info({ count: stale.length }, 're-queued stale pending reports');
+      return stale.length;
+    },
+
+    async start(): Promise<void> {
+      if (running) return;
+      running = true;
+      await heartbeat();
+      unsubscribe = await broker.subscribe(CHANNELS.reportGenerate, onChannelMessage);
+      every(heartbeatEveryMs, heartbeat, 'send its heartbeat');
+      every(250, () => queue.promoteDueRetries(Date.now()), 'promote due retries');
+      every(recoverEveryMs, () => queue.recoverAbandoned(), 'recover abandoned messages');
+      await queue.recoverAbandoned().catch((error: unknown) => warn(error, 'recovery failed'));
+      loop = run();
+    },
+
+    /** Stops taking work, lets the current message finish (up to `graceMs`), then leaves. */
+    async stop(graceMs = 30_000): Promise<void> {
+      if (!running) return;
+      running = false;
+      await unsubscribe?.().catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([loop, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+      for (const timer of timers.splice(0)) clearInterval(timer);
+      // A message still held (grace exceeded) goes back to the queue for another worker.
+      await queue.retire(workerId).catch((error: unknown) => warn(error, 'could not retire'));
+    },
+  };
+}
+
+export type ReportProcessor = ReturnType<typeof createReportProcessor>;
