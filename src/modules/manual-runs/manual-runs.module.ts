@@ -23,11 +23,17 @@ export function createManualRunsModule(config: Config, db: Db): { service: Manua
 }
 
 /** The background status poll, every `CIRCLECI_POLL_MS`; it does nothing without `CIRCLECI_TOKEN`. */
-export function createManualRunPollerFor(config: Config, db: Db, log: PollerLog): ManualRunPoller {
+export function createManualRunPollerFor(
+  config: Config,
+  db: Db,
+  log: PollerLog,
+  claim?: (key: string, ttlMs: number) => Promise<boolean>,
+): ManualRunPoller {
   return createManualRunPoller({
     repository: createManualRunsRepository(db),
     circleci: circleCiFrom(config),
     intervalMs: config.circleci.pollMs,
     log,
+    ...(claim ? { claim } : {}),
   });
 }

@@ -22,6 +22,11 @@ export function createManualRunPoller(deps: {
   circleci: CircleCiClient | undefined;
   intervalMs: number;
   log: PollerLog;
+  /**
+   * Broker `claimOnce`: with several worker processes only the one that claims a tick polls in
+   * it, so CircleCI is asked once per interval however many workers run.
+   */
+  claim?: (key: string, ttlMs: number) => Promise<boolean>;
 }): ManualRunPoller {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
@@ -52,16 +57,24 @@ export function createManualRunPoller(deps: {
     return changed;
   }
 
+  async function claimTick(): Promise<boolean> {
+    if (!deps.claim) return true;
+    const tick = Math.floor(Date.now() / deps.intervalMs);
+    return deps.claim(`e2e:manual-runs:poll:${tick}`, deps.intervalMs);
+  }
+
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(() => {
-      running = pollOnce().catch((error: unknown) => {
-        deps.log.warn(
-          { error: error instanceof Error ? error.message : String(error) },
-          'manual run poll failed',
-        );
-        return 0;
-      });
+      running = claimTick()
+        .then((claimed) => (claimed ? pollOnce() : 0))
+        .catch((error: unknown) => {
+          deps.log.warn(
+            { error: error instanceof Error ? error.message : String(error) },
+            'manual run poll failed',
+          );
+          return 0;
+        });
       void running.finally(() => {
         running = undefined;
         schedule();

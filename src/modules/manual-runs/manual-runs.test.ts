@@ -169,6 +169,24 @@ describe.each(DIALECTS)('manual E2E runs (%s)', (dialect) => {
     }
   });
 
+  it('polls a tick only in the worker that claims it', async () => {
+    const appId = await createApp();
+    const run = (await trigger(appId)).json().data;
+    circleci.setWorkflows(run.pipelineId, ['running']);
+    const config = { ...t.config, circleci: { ...t.config.circleci, pollMs: 30 } };
+    const claims: string[] = [];
+    const poller = createManualRunPollerFor(config, t.database.db, quietLog, async (key) => {
+      claims.push(key);
+      return false;
+    });
+    poller.start();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await poller.stop();
+    expect(claims.length).toBeGreaterThan(1);
+    expect(claims[0]).toMatch(/^e2e:manual-runs:poll:\d+$/);
+    expect((await appView(appId)).lastRun.status).toBe('created');
+  });
+
   it('answers 404 for an unknown app, 422 for a missing or disabled trigger, 400 for a bad body', async () => {
     const pipelinesBefore = circleci.pipelines.length;
     expect((await trigger(999_999)).statusCode).toBe(404);
