@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { buildApp } from './app.js';
+import type { Broker } from './broker/broker.js';
+import { createBroker } from './broker/create-broker.js';
 import { createRedisConnection } from './broker/redis-connection.js';
 import type { Config } from './config/config.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
+import { startSchedulerRole } from './jobs/scheduler-role.js';
+import type { Scheduler } from './jobs/scheduler.js';
 import { createManualRunPollerFor } from './modules/manual-runs/manual-runs.module.js';
+import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { pino } from 'pino';
 
 export interface RunningService {
@@ -22,12 +27,21 @@ export async function startService(config: Config): Promise<RunningService> {
   redis?.on('error', () => {
     // Connection errors are retried by ioredis; /health reports the broker as down meanwhile.
   });
+  // One broker per process, shared by its roles (in-process without REDIS_URL: embedded default).
+  const broker: Broker = createBroker({
+    redisUrl: config.redisUrl,
+    namespace: config.redisNamespace,
+    onError: () => {
+      // Reconnection is the broker's own business; publishers see the failure when it matters.
+    },
+  });
 
   let app: FastifyInstance | undefined;
   let address: string | undefined;
   if (config.roles.includes('api')) {
     app = await buildApp(config, {
       database,
+      broker,
       ...(redis ? { redis, brokerProbe: async () => void (await redis.ping()) } : {}),
     });
     address = await app.listen({ host: config.host, port: config.port });
@@ -43,14 +57,29 @@ export async function startService(config: Config): Promise<RunningService> {
     : undefined;
   manualRunPoller?.start();
 
+  // Jobs reach the API through the typed client: this process's own listener when it runs the
+  // api role, API_BASE_URL (e.g. the load balancer) otherwise.
+  const scheduler: Scheduler | undefined = config.roles.includes('scheduler')
+    ? startSchedulerRole({
+        config,
+        db: database.db,
+        broker,
+        ...(redis ? { redis } : {}),
+        apiBaseUrl: app ? ownBaseUrl(app, config) : config.apiBaseUrl,
+        logger: app?.log ?? pino({ level: config.logLevel }).child({ role: 'scheduler' }),
+      })
+    : undefined;
+
   let stopping: Promise<void> | undefined;
   return {
     app,
     address,
     stop() {
       stopping ??= (async () => {
+        await scheduler?.stop();
         await manualRunPoller?.stop();
         await app?.close();
+        await broker.close();
         redis?.disconnect();
         await database.close();
       })();
