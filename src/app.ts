@@ -39,7 +39,10 @@ import { TrackerTicket } from './modules/tracker/tracker.schema.js';
 import { createTrackerModule } from './modules/tracker/tracker.module.js';
 import { trackerRoutes } from './modules/tracker/tracker.routes.js';
 import { consumeNotificationMessages } from './modules/notifications/notification-consumer.js';
-import { createNotificationsModule } from './modules/notifications/notifications.module.js';
+import {
+  createNotificationsModule,
+  type NotificationsModule,
+} from './modules/notifications/notifications.module.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { Notification } from './modules/notifications/notifications.schema.js';
 import { pushRoutes } from './modules/push/push.routes.js';
@@ -67,6 +70,8 @@ export interface AppDeps {
   jobs?: Record<JobName, JobDefinition>;
   /** Prometheus registry shared with the report worker of this process; created when absent. */
   metrics?: Metrics;
+  /** Notifications + push shared with the worker of this process (one FCM sender); created when absent. */
+  notifications?: NotificationsModule;
 }
 
 const REDACTED_PATHS = [
@@ -137,7 +142,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const appsRepository = createAppsRepository(db);
   const todosRepository = createTodosRepository(db);
   // Stores notifications and pushes them; app_update notifications come from the apps service.
-  const notifications = createNotificationsModule({ config, db, log: app.log });
+  const notifications = deps.notifications ?? createNotificationsModule({ config, db, log: app.log });
   // API processes consume `notification:create`; claimOnce makes one of them act per message.
   const stopConsuming = deps.broker
     ? await consumeNotificationMessages({ broker: deps.broker, create: notifications.service.create, log: app.log })
