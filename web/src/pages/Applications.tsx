@@ -198,30 +198,32 @@ export function ApplicationsPage() {
                       )}
                     </td>
                     <td data-label="Runs today">{app.e2eRunsQuantity}</td>
-                    <td className="actions">
-                      <button
-                        type="button"
-                        className="button button-small"
-                        onClick={() => void runNow(app)}
-                        disabled={starting === app.id}
-                        title={triggerOn ? undefined : 'Enable the trigger in Edit to start runs'}
-                      >
-                        {starting === app.id ? 'Starting…' : 'Run E2E'}
-                        <span className="sr-only"> for {app.name}</span>
-                      </button>
-                      <button type="button" className="button button-small" onClick={() => setEditing(app)}>
-                        Edit<span className="sr-only"> {app.name}</span>
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-small button-danger-ghost"
-                        onClick={() => {
-                          setDeleteState({ busy: false });
-                          setDeleting(app);
-                        }}
-                      >
-                        Delete<span className="sr-only"> {app.name}</span>
-                      </button>
+                    <td className="actions-cell">
+                      <div className="actions">
+                        <button
+                          type="button"
+                          className="button button-small"
+                          onClick={() => void runNow(app)}
+                          disabled={starting === app.id}
+                          title={triggerOn ? undefined : 'Enable the trigger in Edit to start runs'}
+                        >
+                          {starting === app.id ? 'Starting…' : 'Run E2E'}
+                          <span className="sr-only"> for {app.name}</span>
+                        </button>
+                        <button type="button" className="button button-small" onClick={() => setEditing(app)}>
+                          Edit<span className="sr-only"> {app.name}</span>
+                        </button>
+                        <button
+                          type="button"
+                          className="button button-small button-danger-ghost"
+                          onClick={() => {
+                            setDeleteState({ busy: false });
+                            setDeleting(app);
+                          }}
+                        >
+                          Delete<span className="sr-only"> {app.name}</span>
+                        </button>
+                      </div>
                     </td>
                   </tr>
                 );

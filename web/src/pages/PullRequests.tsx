@@ -12,7 +12,7 @@ import {
 } from '../components/ui';
 import { usePageTitle } from '../lib/router';
 import { pullRequestLabel } from '../lib/text';
-import { ageInDays, formatDateTime } from '../lib/time';
+import { ageInDays, formatDate, formatDateTime } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
 import { useShell } from '../shell';
 
@@ -182,8 +182,12 @@ export function PullRequestsPage() {
                   </span>
                 </div>
                 <StatusBadge status={pr.status} />
-                <span className={`age ${age >= 7 ? 'age-old' : age >= 3 ? 'age-warn' : ''}`} title="Age">
-                  {age}d
+                <span
+                  className={`age ${age >= 7 ? 'age-old' : age >= 3 ? 'age-warn' : ''}`}
+                  title={`Tracked for ${age} day${age === 1 ? '' : 's'}`}
+                >
+                  {age === 0 ? 'new' : `${age} d`}
+                  <span className="sr-only"> old</span>
                 </span>
                 <div className="actions">
                   <button type="button" className="button button-small" onClick={() => setOpen(pr)}>

@@ -13,8 +13,22 @@ function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
+/** Bumps when the system switches between light and dark, so the canvas is redrawn in the new colours. */
+function useColorScheme(): boolean {
+  const query = '(prefers-color-scheme: dark)';
+  const [dark, setDark] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const media = window.matchMedia(query);
+    const update = () => setDark(media.matches);
+    media.addEventListener('change', update);
+    return () => media.removeEventListener('change', update);
+  }, []);
+  return dark;
+}
+
 function Chart({ data }: { data: TrendData }) {
   const box = useRef<HTMLDivElement>(null);
+  const dark = useColorScheme();
   useEffect(() => {
     const element = box.current;
     if (!element) return;
@@ -30,6 +44,7 @@ function Chart({ data }: { data: TrendData }) {
         height: 260,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         scales: { y: { range: [0, 100] } },
+        legend: { live: false },
         series: [
           { value: (_u, ts) => (ts === null ? '—' : formatDate(new Date(ts * 1000).toISOString())) },
           {
@@ -67,7 +82,7 @@ function Chart({ data }: { data: TrendData }) {
       observer.disconnect();
       plot.destroy();
     };
-  }, [data]);
+  }, [data, dark]);
   return <div ref={box} className="chart" />;
 }
 

@@ -1,0 +1,248 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakePullRequest } from '../../src/integrations/github/fake-github.js';
+import { fakeJiraIssue } from '../../src/integrations/jira/fake-jira.js';
+import { MY_TICKETS_JQL, manualQaJql } from '../../src/modules/tracker/tracker.service.js';
+import { TEST_KEY } from '../support/test-app.js';
+import {
+  type Browser,
+  chromiumAvailable,
+  CHROMIUM,
+  ensureWebBuild,
+  JIRA,
+  launchBrowser,
+  screenshotBoth,
+  type Stack,
+  startStack,
+} from './harness.js';
+
+// Locally without Chromium the suite is skipped loudly; in CI a missing browser fails it.
+if (!chromiumAvailable && !process.env.CI) {
+  console.warn(`browser tests SKIPPED: ${CHROMIUM} is missing (apt-get install chromium)`);
+}
+
+const STEP = 20_000;
+
+/** Playwright's web-first assertions belong to its own runner; these wait the same way under Vitest. */
+const visible = (locator: Locator, timeout = STEP) => locator.first().waitFor({ state: 'visible', timeout });
+const hasText = (locator: Locator, text: string, timeout = STEP) =>
+  expect
+    .poll(
+      () =>
+        locator
+          .first()
+          .textContent({ timeout: 1000 })
+          .catch(() => ''),
+      { timeout, interval: 200 },
+    )
+    .toContain(text);
+const today = new Date().toISOString().slice(0, 10);
+const at = (hour: number) => `${today}T${String(hour).padStart(2, '0')}:00:00.000Z`;
+const row = (
+  project: string,
+  run: number,
+  status: string,
+  hour: number,
+  extra: Record<string, unknown> = {},
+) => ({
+  project_name: project,
+  run_number: run,
+  created_at: at(hour),
+  status,
+  spec: `cypress/e2e/spec-${run}.cy.ts`,
+  total_tests: 10,
+  pass_tests: status === 'passed' ? 10 : 8,
+  fail_tests: status === 'passed' ? 0 : 2,
+  flaky_tests: 0,
+  ...extra,
+});
+
+describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromium', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    await ensureWebBuild();
+    stack = await startStack();
+    browser = await launchBrowser();
+    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  const go = async (path: string, heading: string) => {
+    await page.goto(new URL(path, stack.baseUrl).href);
+    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+  };
+
+  it('a wrong key shows the error and keeps the login form', async () => {
+    await page.goto(stack.baseUrl);
+    await screenshotBoth(page, 'login', { dark: true });
+    await page.getByLabel('API key').fill('definitely-not-the-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await hasText(page.getByRole('alert'), 'not valid', STEP);
+    await visible(page.getByLabel('API key'));
+    await screenshotBoth(page, 'login-error');
+  }, 60_000);
+
+  it('logs in with the right key, which is kept across reloads', async () => {
+    await page.getByLabel('API key').fill(TEST_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor({ timeout: STEP });
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor({ timeout: STEP });
+    expect(await page.evaluate(() => localStorage.getItem('dashboard.apiKey'))).toBe(TEST_KEY);
+  }, 60_000);
+
+  it('adds an application, showing the API validation messages next to the fields', async () => {
+    await go('/apps', 'Applications');
+    await page.getByRole('button', { name: 'Add application' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add application' });
+    await dialog.getByLabel('Name').fill('Shop web');
+    await dialog.getByLabel('Code').fill('shop-web');
+    await dialog.getByLabel('Pipeline URL').fill('not a url');
+    await dialog.getByRole('button', { name: 'Add application' }).click();
+    await hasText(dialog.locator('.field-error'), 'pipelineUrl', STEP);
+    await screenshotBoth(page, 'apps-form-error');
+
+    await dialog.getByLabel('Pipeline URL').fill('https://app.circleci.com/pipelines/github/acme/shop');
+    await dialog.getByLabel('Trigger enabled').check();
+    await dialog.getByRole('button', { name: 'Add application' }).click();
+    await visible(page.getByRole('row', { name: /Shop web/ }), STEP);
+    const { body } = await stack.api('/api/apps');
+    expect(body.data).toMatchObject([{ name: 'Shop web', code: 'shop-web', watching: true }]);
+  }, 60_000);
+
+  it('shows the report once the fake test data is processed', async () => {
+    await stack.api('/api/apps', {
+      method: 'POST',
+      body: {
+        name: 'Checkout',
+        code: 'checkout',
+        pipelineUrl: 'https://app.circleci.com/pipelines/github/acme/checkout',
+      },
+    });
+    stack.cypress.rows = [
+      row('Shop web', 1, 'passed', 1),
+      row('Shop web', 2, 'failed', 2),
+      row('Shop web', 3, 'passed', 3, { flaky_tests: 1 }),
+      row('Checkout', 7, 'passed', 1),
+      row('Checkout', 8, 'passed', 2),
+    ];
+    await go('/', 'Overview');
+    const table = page.getByRole('table', { name: /Applications/ });
+    await visible(table, 60_000);
+    const rows = table.getByRole('row');
+    // Worst first: Shop web (2 of 3 passed) before Checkout (all passed).
+    await hasText(rows.nth(1), 'Shop web');
+    await hasText(rows.nth(1), '66.7%');
+    await hasText(rows.nth(2), 'Checkout');
+    await hasText(page.getByRole('list', { name: 'Totals' }), '5');
+    await page.getByRole('heading', { name: 'Success rate trend' }).scrollIntoViewIfNeeded();
+    await page.waitForTimeout(500);
+    await screenshotBoth(page, 'overview', { dark: true });
+  }, 90_000);
+
+  it('adds a pull request by URL and shows its GitHub details', async () => {
+    stack.github.setPull(
+      'acme',
+      'shop',
+      fakePullRequest('acme', 'shop', 42, { title: 'Speed up checkout', mergeable_state: 'clean' }),
+    );
+    await go('/pull-requests', 'Pull requests');
+    await page.getByLabel('Pull request URL').fill('https://github.com/acme/shop/pull/42');
+    await page.getByRole('button', { name: 'Track pull request' }).click();
+    const item = page.getByRole('listitem').filter({ hasText: 'Speed up checkout' });
+    await visible(item, STEP);
+    await hasText(item, 'acme/shop#42');
+
+    await page.getByLabel('Pull request URL').fill('https://example.com/not-a-pr');
+    await page.getByRole('button', { name: 'Track pull request' }).click();
+    await visible(page.locator('.field-error'), STEP);
+    await screenshotBoth(page, 'pull-requests');
+
+    await item.getByRole('button', { name: /Details/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Speed up checkout' });
+    await hasText(dialog, 'octocat', STEP);
+    await hasText(dialog, 'clean');
+    await hasText(dialog, '+40');
+    await screenshotBoth(page, 'pull-request-details');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  }, 60_000);
+
+  it('lists both tracker queries with links to the tickets', async () => {
+    stack.jira.setIssues(manualQaJql(JIRA.project), [
+      fakeJiraIssue(7, { summary: 'Verify the new checkout on Safari' }),
+      fakeJiraIssue(8, { summary: 'Gift cards & vouchers', labels: ['manual_qa', 'payments'] }),
+    ]);
+    stack.jira.setIssues(MY_TICKETS_JQL, [
+      fakeJiraIssue(11, { summary: 'Flaky login spec', status: { name: 'In Review' } }),
+    ]);
+    await go('/tickets', 'Tickets');
+    const link = page.getByRole('link', { name: /QA-7/ });
+    await visible(link, STEP);
+    expect(await link.getAttribute('href')).toBe(`${stack.jira.url}/browse/QA-7`);
+    await visible(page.getByRole('link', { name: /QA-11/ }));
+    await screenshotBoth(page, 'tickets');
+  }, 60_000);
+
+  it('creates and completes a to-do, showing escaped titles as text', async () => {
+    await stack.api('/api/to_do_list', {
+      method: 'POST',
+      body: { title: 'Renew the certificate', dueDate: '2020-01-01' },
+    });
+    await go('/todos', 'To-dos');
+    await page.getByLabel('New to-do').fill('Fish & chips <b>friday</b>');
+    await page.getByRole('button', { name: 'Add to-do' }).click();
+    const item = page.getByRole('listitem').filter({ hasText: 'Fish & chips' });
+    await visible(item, STEP);
+    expect(await item.innerText()).not.toContain('&amp;');
+    await hasText(page.getByRole('listitem').filter({ hasText: 'Renew the certificate' }), 'Overdue');
+
+    await item.getByRole('checkbox').check();
+    await expect.poll(() => item.getByRole('checkbox').isChecked()).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await stack.api('/api/to_do_list')).body.data.find((t: any) => t.title.startsWith('Fish'))
+            .isCompleted,
+      )
+      .toBe(true);
+    await screenshotBoth(page, 'todos', { dark: true });
+  }, 60_000);
+
+  it('marks a notification read and updates the unread count', async () => {
+    for (const [title, type] of [
+      ['Checkout E2E failing', 'e2e_failure'],
+      ['2 tickets need manual testing', 'info'],
+    ]) {
+      await stack.api('/api/notifications', { method: 'POST', body: { title, message: `${title}.`, type } });
+    }
+    // Creating applications above also produced app_update notifications.
+    const unread = (await stack.api('/api/notifications?isRead=false')).body.data.length;
+    expect(unread).toBeGreaterThanOrEqual(2);
+    await go('/notifications', 'Notifications');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await visible(nav.getByLabel(`${unread} unread`));
+    await screenshotBoth(page, 'notifications', { dark: true });
+
+    const item = page.getByRole('listitem').filter({ hasText: 'Checkout E2E failing' });
+    await item.getByRole('button', { name: /Mark read/ }).click();
+    await expect
+      .poll(() => item.getByRole('button', { name: /Mark read/ }).count(), { timeout: STEP })
+      .toBe(0);
+    await visible(nav.getByLabel(`${unread - 1} unread`));
+    const { body } = await stack.api('/api/notifications?isRead=true');
+    expect(body.data.map((n: any) => n.title)).toEqual(['Checkout E2E failing']);
+  }, 60_000);
+
+  it('screenshots the applications page after the data above', async () => {
+    await go('/apps', 'Applications');
+    await visible(page.getByRole('row', { name: /Checkout/ }), STEP);
+    await screenshotBoth(page, 'apps', { dark: true });
+  }, 60_000);
+});

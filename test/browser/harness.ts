@@ -1,0 +1,160 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { loadConfig } from '../../src/config/config.js';
+import { type FakeCircleCi, startFakeCircleCi } from '../../src/integrations/circleci/fake-circleci.js';
+import { type FakeCypress, startFakeCypress } from '../../src/integrations/cypress/fake-cypress.js';
+import { type FakeGitHub, startFakeGitHub } from '../../src/integrations/github/fake-github.js';
+import { type FakeJira, startFakeJira } from '../../src/integrations/jira/fake-jira.js';
+import { type RunningService, startService } from '../../src/server.js';
+import { TEST_KEY } from '../support/test-app.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const chromiumAvailable = existsSync(CHROMIUM);
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SCREENSHOTS = join(REPO, 'test', 'browser', 'screenshots');
+
+/** Builds web/dist once when it is missing (CI checks out without it). */
+export async function ensureWebBuild(): Promise<void> {
+  if (existsSync(join(REPO, 'web', 'dist', 'index.html'))) return;
+  const { build } = await import('vite');
+  await build({ configFile: join(REPO, 'web', 'vite.config.ts'), logLevel: 'warn' });
+}
+
+export interface Stack {
+  baseUrl: string;
+  github: FakeGitHub;
+  jira: FakeJira;
+  circleci: FakeCircleCi;
+  cypress: FakeCypress;
+  service: RunningService;
+  /** Calls the API with the key, for seeding and for checking what the UI did. */
+  api(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: any }>;
+  stop(): Promise<void>;
+}
+
+export const JIRA = { email: 'qa-bot@example.com', apiToken: 'jira-token', project: 'SHOP' };
+const CIRCLE_TOKEN = 'circle-token';
+const CYPRESS_KEY = 'cypress-key';
+
+/** The real server (API and report worker roles, embedded broker, in-memory SQLite) with fake integrations. */
+export async function startStack(): Promise<Stack> {
+  const github = await startFakeGitHub({ token: 'gh-token' });
+  const jira = await startFakeJira(JIRA);
+  const circleci = await startFakeCircleCi(CIRCLE_TOKEN);
+  const cypress = await startFakeCypress({ apiKey: CYPRESS_KEY });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    API_SECURITY_KEY: TEST_KEY,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    ROLES: 'api,worker',
+    DATABASE_URL: 'sqlite::memory:',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: '0',
+    REPORT_RETRY_BASE_MS: '200',
+    GITHUB_URL: github.url,
+    GITHUB_TOKEN: 'gh-token',
+    JIRA_BASE_URL: jira.url,
+    JIRA_EMAIL: JIRA.email,
+    JIRA_API_TOKEN: JIRA.apiToken,
+    JIRA_MANUAL_QA_PROJECT: JIRA.project,
+    TRACKER_CACHE_MS: '0',
+    CIRCLECI_BASE_URL: circleci.url,
+    CIRCLECI_TOKEN: CIRCLE_TOKEN,
+    CIRCLECI_POLL_MS: '500',
+    CYPRESS_BASE_URL: cypress.url,
+    CYPRESS_API_KEY: CYPRESS_KEY,
+  });
+  const service = await startService(config);
+  if (!service.address) throw new Error('the api role did not start');
+  const baseUrl = service.address.replace('0.0.0.0', '127.0.0.1');
+
+  return {
+    baseUrl,
+    github,
+    jira,
+    circleci,
+    cypress,
+    service,
+    async api(path, init = {}) {
+      const response = await fetch(new URL(path, baseUrl), {
+        method: init.method ?? 'GET',
+        headers: {
+          'x-api-key': TEST_KEY,
+          ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    },
+    async stop() {
+      await service.stop();
+      await Promise.all([github.close(), jira.close(), circleci.close(), cypress.close()]);
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium, headless, with a fresh profile and nothing that reaches the internet by itself. */
+export async function launchBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'dashboard-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 800 },
+    // Keeps dates and relative times stable in screenshots.
+    timezoneId: 'UTC',
+    locale: 'en-GB',
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+/** Full-page screenshots of the current page at desktop and phone widths (light; dark when asked). */
+export async function screenshotBoth(
+  page: Page,
+  name: string,
+  options: { dark?: boolean } = {},
+): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const schemes = options.dark ? (['light', 'dark'] as const) : (['light'] as const);
+  for (const scheme of schemes) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [label, size] of Object.entries(VIEWPORTS)) {
+      await page.setViewportSize(size);
+      await page.waitForTimeout(150);
+      const suffix = scheme === 'dark' ? '-dark' : '';
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}-${label}${suffix}.png`), fullPage: true });
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize(VIEWPORTS.desktop);
+}
