@@ -11,7 +11,12 @@ function circleCiFrom(config: Config): CircleCiClient | undefined {
 }
 
 /** Manual runs over one database and the configured CircleCI (502 on trigger when unconfigured). */
-export function createManualRunsModule(config: Config, db: Db): { service: ManualRunsService } {
+export function createManualRunsModule(
+  config: Config,
+  db: Db,
+  log?: { info(message: string): void },
+): { service: ManualRunsService } {
+  if (!config.circleci.token) log?.info('CIRCLECI_TOKEN is not set: triggering a manual E2E run answers 502');
   return {
     service: createManualRunsService({
       repository: createManualRunsRepository(db),

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { runStatusFromWorkflows } from '../../integrations/circleci/circleci-client.js';
 import { projectSlugFor } from '../../integrations/circleci/circleci-config.js';
 import { type FakeCircleCi, startFakeCircleCi } from '../../integrations/circleci/fake-circleci.js';
-import { createManualRunPollerFor } from './manual-runs.module.js';
+import { createManualRunPollerFor, createManualRunsModule } from './manual-runs.module.js';
 
 const TOKEN = 'circle-secret-token-abcdef0123456789';
 const SLUG = 'github/acme/shop';
@@ -280,6 +280,8 @@ describe('manual runs without CircleCI configuration', () => {
       expect(await poller.pollOnce()).toBe(0);
       await poller.stop();
       expect(messages[0]).toContain('not configured');
+      createManualRunsModule(t.config, t.database.db, { info: (message) => messages.push(message) });
+      expect(messages[1]).toBe('CIRCLECI_TOKEN is not set: triggering a manual E2E run answers 502');
     } finally {
       await t.close();
     }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/database.js';
 import { createGitHubClient } from '../../integrations/github/github-client.js';
+import { describeGitHubConfig } from '../../integrations/github/github-config.js';
 import type { NotificationSink } from '../notifications/notification-sink.js';
 import { createPullRequestsRepository } from './pull-requests.repository.js';
 import { createPullRequestsService } from './pull-requests.service.js';
@@ -17,6 +18,8 @@ export function createPullRequestsModule(deps: {
   log: Pick<FastifyBaseLogger, 'debug' | 'warn'>;
   notify?: NotificationSink;
 }) {
+  const { warning } = describeGitHubConfig(deps.config);
+  if (warning) deps.log.warn(warning);
   const repository = createPullRequestsRepository(deps.db);
   const github = createGitHubClient(deps.config, {
     debug: (message) => deps.log.debug(message),

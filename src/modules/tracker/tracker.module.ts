@@ -4,8 +4,13 @@ import { readJiraSettings } from '../../integrations/jira/jira-config.js';
 import { createTrackerService, type TrackerService } from './tracker.service.js';
 
 /** The tracker queries over the configured Jira; unconfigured, every query answers 502. */
-export function createTrackerModule(config: Config): { service: TrackerService } {
+export function createTrackerModule(
+  config: Config,
+  log?: { info(message: string): void },
+): { service: TrackerService } {
   const { settings, missing } = readJiraSettings(config);
+  if (!settings)
+    log?.info(`Jira is not configured (missing ${missing.join(', ')}): tracker endpoints answer 502`);
   return {
     service: createTrackerService({
       jira: settings ? createJiraClient(settings, config.externalTimeoutMs) : undefined,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { createJiraClient } from '../../integrations/jira/jira-client.js';
 import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../integrations/jira/fake-jira.js';
+import { createTrackerModule } from './tracker.module.js';
 import { createTrackerService, manualQaJql, MY_TICKETS_JQL } from './tracker.service.js';
 
 const EMAIL = 'qa-bot@example.com';
@@ -141,9 +142,14 @@ describe('tracker API against a fake Jira', () => {
 });
 
 describe('tracker without (complete) configuration', () => {
-  it('answers 502 naming the missing variables', async () => {
+  it('answers 502 naming the missing variables (and says so once at boot)', async () => {
     const t = await createTestApp({ env: { JIRA_EMAIL: EMAIL } });
     try {
+      const messages: string[] = [];
+      createTrackerModule(t.config, { info: (message) => messages.push(message) });
+      expect(messages).toEqual([
+        'Jira is not configured (missing JIRA_BASE_URL, JIRA_API_TOKEN): tracker endpoints answer 502',
+      ]);
       for (const url of ['/api/tracker/manual_qa', '/api/tracker/my_tickets', '/api/jira/my_tickets']) {
         const res = await t.api({ method: 'GET', url });
         expect(res.statusCode).toBe(502);
