@@ -175,8 +175,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     pullRequestsRoutes,
     createPullRequestsModule({ config, db, log: app.log, notify: notifications.sink }),
   );
-  await app.register(trackerRoutes, createTrackerModule(config));
-  await app.register(manualRunsRoutes, createManualRunsModule(config, db));
+  await app.register(trackerRoutes, createTrackerModule(config, app.log));
+  await app.register(manualRunsRoutes, createManualRunsModule(config, db, app.log));
   await app.register(reportsRoutes, {
     service: createReportsService({
       reportsRepository: createReportsRepository(db),
