@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config/config.js';
 import { ConfigError } from './config/env-parsers.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
+import { jobsCommand } from './jobs/jobs-cli.js';
 import { startService } from './server.js';
 
 const USAGE = `Usage: dashboard <command> [options]
@@ -11,6 +12,8 @@ const USAGE = `Usage: dashboard <command> [options]
 Commands:
   serve [--roles api,worker,scheduler]   run the service (roles default to ROLES or all three)
   migrate                                apply database migrations and exit
+  jobs list [--json]                     scheduled jobs: schedule, last run, result, next run (via the API)
+  jobs run <name> [--wait]               run a job now on the API (names from 'jobs list')
 
 Configuration comes from environment variables (and a .env file); see README.md.`;
 
@@ -65,8 +68,13 @@ async function migrate(): Promise<void> {
   }
 }
 
+async function jobs(args: string[]): Promise<void> {
+  const io = { out: (text: string) => console.log(text), err: (text: string) => console.error(text) };
+  process.exitCode = await jobsCommand(args, configFrom(process.env), io);
+}
+
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<void>> = { serve, migrate };
+const commands: Record<string, (args: string[]) => Promise<void>> = { serve, migrate, jobs };
 const run = command ? commands[command] : undefined;
 if (!run) fail(USAGE, command === undefined || command === '--help' ? 0 : 64);
 run(rest).catch((error: unknown) =>
