@@ -53,6 +53,8 @@ export async function startService(config: Config): Promise<RunningService> {
         config,
         database.db,
         app?.log ?? pino({ level: config.logLevel }).child({ role: 'worker' }),
+        // With several workers, the one that claims a tick polls in it.
+        (key, ttlMs) => broker.claimOnce(key, ttlMs),
       )
     : undefined;
   manualRunPoller?.start();
