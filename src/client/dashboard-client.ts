@@ -19,6 +19,7 @@ import {
   notificationsGroup,
   pullRequestsGroup,
   pushGroup,
+  reportsGroup,
   trackerGroup,
 } from './resource-groups.js';
 import { createTransport, type Query, type TransportOptions } from './transport.js';
@@ -134,6 +135,7 @@ export class DashboardClient {
   readonly notifications = notificationsGroup(this);
   readonly push = pushGroup(this);
   readonly manualRuns = manualRunsGroup(this);
+  readonly reports = reportsGroup(this);
 
   readonly jobs = {
     list: () => this.get<JobListResponse>('/api/jobs'),

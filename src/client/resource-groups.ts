@@ -20,6 +20,18 @@ import type {
   ManualRunListResponse,
   ManualRunResponse,
 } from '../modules/manual-runs/manual-runs.schema.js';
+import type {
+  DeadLetterListResponse,
+  DetailResponse,
+  QueueStatusResponse,
+  ReplayResponse,
+  RunReportResponse,
+  SummaryListQuery,
+  SummaryListResponse,
+  SummaryResponse,
+  SummaryWithDetailsResponse,
+  TrendsResponse,
+} from '../modules/reports/reports.schema.js';
 import type { TicketListResponse } from '../modules/tracker/tracker.schema.js';
 import type { Query } from './transport.js';
 
@@ -107,5 +119,48 @@ export function manualRunsGroup(client: Caller) {
       client.call<Static<typeof ManualRunListResponse>>('GET', '/api/e2e_manual_runs', {
         query: { ...query },
       }),
+  };
+}
+
+export interface RunReportOptions {
+  /** `YYYY-MM-DD`; today (server side) when absent. */
+  date?: string;
+  /** Regenerate even when a report exists. */
+  force?: boolean;
+  enrichments?: { includeDetails?: boolean; includeAppInfo?: boolean; includeManualRuns?: boolean };
+}
+
+export function reportsGroup(client: Caller) {
+  return {
+    /**
+     * `GET /api/e2e_run_report`: the ready (or failed) report, or — 202, not an error — a
+     * `pending` summary while it is generated; poll again for the result.
+     */
+    run: (options: RunReportOptions = {}) =>
+      client.call<Static<typeof RunReportResponse>>('GET', '/api/e2e_run_report', {
+        query: {
+          date: options.date,
+          force: options.force === undefined ? undefined : String(options.force),
+          enrichments: options.enrichments ? JSON.stringify(options.enrichments) : undefined,
+        },
+      }),
+    detail: (summaryId: number, appId: number) =>
+      client.call<Static<typeof DetailResponse>>('GET', `/api/e2e_run_report/${summaryId}/${appId}`),
+    summaries: (query: SummaryListQuery = {}) =>
+      client.call<Static<typeof SummaryListResponse>>('GET', '/api/e2e_reports', { query: { ...query } }),
+    summary: (date: string) =>
+      client.call<Static<typeof SummaryResponse>>('GET', `/api/e2e_reports/${encodeURIComponent(date)}`),
+    summaryWithDetails: (date: string) =>
+      client.call<Static<typeof SummaryWithDetailsResponse>>(
+        'GET',
+        `/api/e2e_reports/${encodeURIComponent(date)}/details`,
+      ),
+    trends: (days?: number) =>
+      client.call<Static<typeof TrendsResponse>>('GET', '/api/e2e_reports/trends', { query: { days } }),
+    queue: () => client.call<Static<typeof QueueStatusResponse>>('GET', '/api/e2e_reports/queue'),
+    deadLetters: () =>
+      client.call<Static<typeof DeadLetterListResponse>>('GET', '/api/e2e_reports/dead_letter'),
+    replayDeadLetters: () =>
+      client.call<Static<typeof ReplayResponse>>('POST', '/api/e2e_reports/dead_letter/replay'),
   };
 }
