@@ -110,6 +110,23 @@ describe('FCM sender against the fake OAuth2 + FCM server', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
+  it('holds every worker back after a 429 with Retry-After, not only the one told', async () => {
+    fake.latencyMs = 20;
+    fake.failNext({
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: { error: { status: 'RESOURCE_EXHAUSTED' } },
+    });
+    const tokens = Array.from({ length: 20 }, (_, index) => `t-${index}`);
+    const started = Date.now();
+    const sending = sender({ concurrency: 4 }).send(message, tokens);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Only the requests already in flight when the 429 arrived went through meanwhile.
+    expect(fake.delivered.length).toBeLessThanOrEqual(4);
+    expect((await sending).delivered).toBe(20);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+  });
+
   it('retries 429 and 500 with backoff, then gives up after the retries', async () => {
     fake.failNext({ status: 429 }, { status: 500 });
     expect((await sender().send(message, ['a'])).delivered).toBe(1);

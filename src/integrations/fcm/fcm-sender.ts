@@ -74,6 +74,8 @@ export function createFcmSender(options: FcmSenderOptions) {
     });
   }
 
+  /** Set by a 429: no request leaves before this time. */
+  let pausedUntil = 0;
   let tokenRequest: Promise<string> | undefined;
   /** One token request at a time, however many sends ask for it together. */
   function accessToken(): Promise<string> {
@@ -110,6 +112,8 @@ export function createFcmSender(options: FcmSenderOptions) {
     });
     let refreshedAuth = false;
     for (let retry = 0; ; retry++) {
+      const pause = pausedUntil - Date.now();
+      if (pause > 0) await sleep(pause);
       let status: number;
       let text: string;
       let retryAfterMs: number | undefined;
@@ -145,7 +149,10 @@ export function createFcmSender(options: FcmSenderOptions) {
         continue;
       }
       if ((status === 429 || status >= 500) && retry < maxRetries) {
-        await sleep(backoff(retry, retryAfterMs));
+        const delay = backoff(retry, retryAfterMs);
+        // Over quota is project-wide: every worker holds off, not only the one that was told.
+        if (status === 429) pausedUntil = Math.max(pausedUntil, Date.now() + delay);
+        await sleep(delay);
         continue;
       }
       const verdict = classifyFcmError(status, text);

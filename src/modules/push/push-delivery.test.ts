@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/databases.js';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { createTestApp, type TestApp, testConfig } from '../../../test/support/test-app.js';
+import { ConfigError } from '../../config/env-parsers.js';
 import { type FakeFcm, startFakeFcm } from '../../integrations/fcm/fake-fcm-server.js';
 import { nowIso } from '../../shared/time.js';
+import { createFcmSenderFromConfig } from './push.delivery.js';
 import { hashToken } from './push.repository.js';
 import { toPushMessage } from './push-message.js';
 
@@ -215,5 +217,40 @@ describe('push message of a notification', () => {
     expect(message.body).toHaveLength(1000);
     expect(message.data).toEqual({ notificationId: '7', type: 'pr_update' });
     expect(Buffer.byteLength(JSON.stringify(message))).toBeLessThan(4096);
+  });
+});
+
+describe('push configuration at boot', () => {
+  function recordingLog() {
+    const lines: string[] = [];
+    const record = (...args: unknown[]) =>
+      void lines.push(args.map((arg) => (typeof arg === 'string' ? arg : '')).join(''));
+    return { lines, log: { info: record, warn: record, error: record, debug: record } as never };
+  }
+
+  it('is off without credentials, said once', () => {
+    const { lines, log } = recordingLog();
+    expect(createFcmSenderFromConfig(testConfig(), log)).toBeUndefined();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /push delivery is off.*FCM_SERVICE_ACCOUNT_JSON.*GOOGLE_APPLICATION_CREDENTIALS/i,
+    );
+  });
+
+  it('is on with a service account, and refuses unusable credentials naming the variable', async () => {
+    const fake = await startFakeFcm({ projectId: 'boot-check' });
+    try {
+      const { log } = recordingLog();
+      const sender = createFcmSenderFromConfig(
+        testConfig({ FCM_SERVICE_ACCOUNT_JSON: fake.serviceAccountJson }),
+        log,
+      );
+      expect(sender?.projectId).toBe('boot-check');
+      const bad = testConfig({ FCM_SERVICE_ACCOUNT_JSON: '{"client_email": "x"}' });
+      expect(() => createFcmSenderFromConfig(bad, log)).toThrow(ConfigError);
+      expect(() => createFcmSenderFromConfig(bad, log)).toThrow(/FCM_SERVICE_ACCOUNT_JSON/);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -43,7 +43,9 @@ export function createPushDelivery(deps: {
         totals.removed += await deviceTokens.removeMany(report.invalidTokens);
       if (page.length < PAGE_SIZE) break;
     }
-    log.info({ notificationId: notification.id, ...totals }, 'push delivered');
+    if (totals.delivered + totals.removed + totals.failed > 0) {
+      log.info({ notificationId: notification.id, ...totals }, 'push delivered');
+    }
   }
 
   return {
