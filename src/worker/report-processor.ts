@@ -242,8 +242,13 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     async start(): Promise<void> {
       if (running) return;
       running = true;
-      await heartbeat();
-      unsubscribe = await broker.subscribe(CHANNELS.reportGenerate, onChannelMessage);
+      try {
+        await heartbeat();
+        unsubscribe = await broker.subscribe(CHANNELS.reportGenerate, onChannelMessage);
+      } catch (error) {
+        running = false;
+        throw error;
+      }
       every(heartbeatEveryMs, heartbeat, 'send its heartbeat');
       every(250, () => queue.promoteDueRetries(Date.now()), 'promote due retries');
       every(recoverEveryMs, () => queue.recoverAbandoned(), 'recover abandoned messages');
