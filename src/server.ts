@@ -4,6 +4,8 @@ import { buildApp } from './app.js';
 import type { Broker } from './broker/broker.js';
 import { createBroker } from './broker/create-broker.js';
 import { createRedisConnection } from './broker/redis-connection.js';
+import { createMetrics } from './http/metrics.js';
+import { startReportWorker } from './worker/report-worker.js';
 import type { Config } from './config/config.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
 import { startSchedulerRole } from './jobs/scheduler-role.js';
@@ -36,12 +38,16 @@ export async function startService(config: Config): Promise<RunningService> {
     },
   });
 
+  // One Prometheus registry per process, shared by the API's /metrics and the report worker.
+  const metrics = createMetrics();
+
   let app: FastifyInstance | undefined;
   let address: string | undefined;
   if (config.roles.includes('api')) {
     app = await buildApp(config, {
       database,
       broker,
+      metrics,
       ...(redis ? { redis, brokerProbe: async () => void (await redis.ping()) } : {}),
     });
     address = await app.listen({ host: config.host, port: config.port });
@@ -58,6 +64,17 @@ export async function startService(config: Config): Promise<RunningService> {
       )
     : undefined;
   manualRunPoller?.start();
+
+  // The report processor (decisions §11); an api-only process publishes but never processes.
+  const reportWorker = config.roles.includes('worker')
+    ? await startReportWorker({
+        config,
+        db: database.db,
+        broker,
+        log: app?.log ?? pino({ level: config.logLevel }).child({ role: 'worker' }),
+        metrics,
+      })
+    : undefined;
 
   // Jobs reach the API through the typed client: this process's own listener when it runs the
   // api role, API_BASE_URL (e.g. the load balancer) otherwise.
@@ -79,6 +96,8 @@ export async function startService(config: Config): Promise<RunningService> {
     stop() {
       stopping ??= (async () => {
         await scheduler?.stop();
+        // Finishes the message in hand (up to 30 s) before the connections close.
+        await reportWorker?.stop();
         await manualRunPoller?.stop();
         await app?.close();
         await broker.close();
