@@ -95,7 +95,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor({ timeout: STEP });
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor({ timeout: STEP });
-    expect(await page.evaluate(() => localStorage.getItem('dashboard.apiKey'))).toBe(TEST_KEY);
+    expect(await page.evaluate('localStorage.getItem("dashboard.apiKey")')).toBe(TEST_KEY);
   }, 60_000);
 
   it('adds an application, showing the API validation messages next to the fields', async () => {
@@ -113,7 +113,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     await dialog.getByLabel('Trigger enabled').check();
     await dialog.getByRole('button', { name: 'Add application' }).click();
     await visible(page.getByRole('row', { name: /Shop web/ }), STEP);
-    const { body } = await stack.api('/api/apps');
+    const { body } = await stack.api<unknown[]>('/api/apps');
     expect(body.data).toMatchObject([{ name: 'Shop web', code: 'shop-web', watching: true }]);
   }, 60_000);
 
@@ -208,8 +208,9 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     await expect
       .poll(
         async () =>
-          (await stack.api('/api/to_do_list')).body.data.find((t: any) => t.title.startsWith('Fish'))
-            .isCompleted,
+          (await stack.api<{ title: string; isCompleted: boolean }[]>('/api/to_do_list')).body.data.find(
+            (t) => t.title.startsWith('Fish'),
+          )?.isCompleted,
       )
       .toBe(true);
     await screenshotBoth(page, 'todos', { dark: true });
@@ -223,7 +224,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
       await stack.api('/api/notifications', { method: 'POST', body: { title, message: `${title}.`, type } });
     }
     // Creating applications above also produced app_update notifications.
-    const unread = (await stack.api('/api/notifications?isRead=false')).body.data.length;
+    const unread = (await stack.api<unknown[]>('/api/notifications?isRead=false')).body.data.length;
     expect(unread).toBeGreaterThanOrEqual(2);
     await go('/notifications', 'Notifications');
     const nav = page.getByRole('navigation', { name: 'Main' });
@@ -236,8 +237,8 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
       .poll(() => item.getByRole('button', { name: /Mark read/ }).count(), { timeout: STEP })
       .toBe(0);
     await visible(nav.getByLabel(`${unread - 1} unread`));
-    const { body } = await stack.api('/api/notifications?isRead=true');
-    expect(body.data.map((n: any) => n.title)).toEqual(['Checkout E2E failing']);
+    const { body } = await stack.api<{ title: string }[]>('/api/notifications?isRead=true');
+    expect(body.data.map((n) => n.title)).toEqual(['Checkout E2E failing']);
   }, 60_000);
 
   it('screenshots the applications page after the data above', async () => {

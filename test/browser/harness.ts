@@ -31,7 +31,10 @@ export interface Stack {
   cypress: FakeCypress;
   service: RunningService;
   /** Calls the API with the key, for seeding and for checking what the UI did. */
-  api(path: string, init?: { method?: string; body?: unknown }): Promise<{ status: number; body: any }>;
+  api<T = unknown>(
+    path: string,
+    init?: { method?: string; body?: unknown },
+  ): Promise<{ status: number; body: { data: T } & Record<string, unknown> }>;
   stop(): Promise<void>;
 }
 
@@ -89,7 +92,7 @@ export async function startStack(): Promise<Stack> {
         ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
       });
       const text = await response.text();
-      return { status: response.status, body: text ? JSON.parse(text) : undefined };
+      return { status: response.status, body: text ? JSON.parse(text) : {} };
     },
     async stop() {
       await service.stop();

@@ -177,8 +177,7 @@ export function PullRequestsPage() {
                     {pr.title || pullRequestLabel(pr.url)}
                   </a>
                   <span className="muted small block">
-                    {pullRequestLabel(pr.url)} · tracked{' '}
-                    {age === 0 ? 'today' : `${age} day${age === 1 ? '' : 's'} ago`}
+                    {pullRequestLabel(pr.url)} · added {formatDate(pr.createdAt)}
                   </span>
                 </div>
                 <StatusBadge status={pr.status} />
