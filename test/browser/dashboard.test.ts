@@ -117,6 +117,19 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     expect(body.data).toMatchObject([{ name: 'Shop web', code: 'shop-web', watching: true }]);
   }, 60_000);
 
+  it('triggers a manual E2E run and follows its status until CircleCI reports it finished', async () => {
+    stack.circleci.addProject('github/acme/shop');
+    await go('/apps', 'Applications');
+    const shop = page.getByRole('row', { name: /Shop web/ });
+    await shop.getByRole('button', { name: /Run E2E/ }).click();
+    await visible(shop.getByRole('img', { name: 'Run in progress' }));
+    await hasText(shop, 'created');
+    const pipeline = stack.circleci.pipelines[0]!;
+    stack.circleci.setWorkflows(pipeline.id, ['success']);
+    await hasText(shop, 'success', 30_000);
+    expect(await shop.getByRole('img', { name: 'Run in progress' }).count()).toBe(0);
+  }, 60_000);
+
   it('shows the report once the fake test data is processed', async () => {
     await stack.api('/api/apps', {
       method: 'POST',

@@ -69,7 +69,15 @@ function Details({ id }: { id: number }) {
   return (
     <div className="pr-details">
       <p className="author">
-        {scm.user.avatar_url && <img src={scm.user.avatar_url} alt="" width={32} height={32} />}
+        {scm.user.avatar_url && (
+          <img
+            src={scm.user.avatar_url}
+            alt=""
+            width={32}
+            height={32}
+            onError={(e) => e.currentTarget.remove()}
+          />
+        )}
         <span>
           Opened by <strong>{scm.user.login}</strong> on {formatDateTime(scm.created_at)}
           {scm.draft && (
