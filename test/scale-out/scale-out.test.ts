@@ -146,8 +146,8 @@ describe.skipIf(!postgresAvailable || !redisAvailable)('scale-out: 2 API, 2 work
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const proc: Proc = { role, child, output: [] };
-      child.stdout!.on('data', (chunk: Buffer) => proc.output.push(chunk.toString()));
-      child.stderr!.on('data', (chunk: Buffer) => proc.output.push(chunk.toString()));
+      child.stdout.on('data', (chunk: Buffer) => proc.output.push(chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => proc.output.push(chunk.toString()));
       procs.push(proc);
     };
     for (const port of ports) start('api', { PORT: String(port) });
