@@ -12,6 +12,9 @@ export interface StartedRun {
   done: Promise<JobRunRow>;
 }
 
+/** Runs are kept this long: the table stays small even for jobs scheduled every second. */
+export const JOB_RUN_RETENTION_MS = 30 * 24 * 60 * 60_000;
+
 /** Longest error text kept in a run record: enough for a message and a few stack lines. */
 const MAX_ERROR_LENGTH = 2000;
 
@@ -54,6 +57,11 @@ export function createJobRunner(deps: {
               'could not record the job result',
             );
             return undefined;
+          });
+        await deps.repository
+          .pruneBefore(jobName, new Date(finishedAt.getTime() - JOB_RUN_RETENTION_MS).toISOString())
+          .catch((failure: unknown) => {
+            deps.logger.error({ job: jobName, err: failure }, 'could not prune old job runs');
           });
         return finished ?? run;
       })();

@@ -233,3 +233,18 @@ describe('scheduler: per-app E2E triggers', () => {
     );
   });
 });
+
+describe('job runner', () => {
+  it('records start and end, and forgets runs older than the retention', async () => {
+    const database = await openTestDatabase('sqlite');
+    const repository = createJobRunsRepository(database.db);
+    const old = await repository.start('e2e-report', '2020-01-01T09:00:00.000Z');
+    const runner = createJobRunner({ repository, logger: quiet });
+    const row = await runner.run('e2e-report', async () => 'done');
+    expect(row).toMatchObject({ outcome: 'success', error: null });
+    expect(row.duration_ms).toBeGreaterThanOrEqual(0);
+    expect((await repository.listFor('e2e-report', 10)).map((r) => r.id)).toEqual([row.id]);
+    expect(old.id).not.toBe(row.id);
+    await database.close();
+  });
+});

@@ -59,6 +59,16 @@ export function createJobRunsRepository(db: Db) {
       return latest;
     },
 
+    /** Forgets runs of a job started before `beforeIso`; returns how many. */
+    async pruneBefore(jobName: string, beforeIso: string): Promise<number> {
+      const result = await db
+        .deleteFrom('job_runs')
+        .where('job_name', '=', jobName)
+        .where('started_at', '<', beforeIso)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     async listFor(jobName: string, limit: number): Promise<JobRunRow[]> {
       return db
         .selectFrom('job_runs')

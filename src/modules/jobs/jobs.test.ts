@@ -145,6 +145,8 @@ describe.each(DIALECTS)('job runs repository (%s)', (dialect) => {
       });
       expect(latest.get('pr-management')?.outcome).toBe('running');
       expect(latest.has('delete-completed-todos')).toBe(false);
+      expect(await repository.pruneBefore('e2e-report', '2025-01-02T00:00:00.000Z')).toBe(1);
+      expect((await repository.listFor('e2e-report', 10)).map((row) => row.id)).toEqual([second.id]);
     } finally {
       await t.close();
     }
