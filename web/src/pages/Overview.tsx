@@ -263,7 +263,9 @@ export function OverviewPage() {
           </section>
         </>
       )}
-      <TrendChart />
+      <TrendChart
+        refresh={load.state === 'done' ? `${load.report.summary.date}:${load.report.summary.status}` : ''}
+      />
     </>
   );
 }
