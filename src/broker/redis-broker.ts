@@ -17,6 +17,8 @@ export interface RedisBrokerOptions extends BrokerOptions {
   onError?: (error: unknown) => void;
 }
 
+const DOWN_STATES = new Set(['reconnecting', 'close', 'end']);
+
 type ScriptRunner = (keys: string[], args: (string | number)[]) => Promise<unknown>;
 
 /** Runs a Lua script by SHA (EVALSHA), loading it on the first NOSCRIPT. */
@@ -186,6 +188,9 @@ export function createRedisBroker(options: RedisBrokerOptions): Broker {
       return (await command.set(keys.claim(key), '1', 'PX', ttlMs, 'NX')) === 'OK';
     },
     async ping() {
+      // Known to be down (lost and reconnecting): say so at once rather than after the retries,
+      // so the health check and the API's publish path answer quickly during an outage.
+      if (DOWN_STATES.has(command.status)) throw new Error(`Redis is unavailable (${command.status})`);
       await command.ping();
     },
     reportQueue,

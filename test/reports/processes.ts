@@ -62,6 +62,7 @@ export async function startPrivateRedis(port?: number) {
   );
   const url = `redis://127.0.0.1:${chosen}`;
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => undefined);
   for (let attempt = 0; attempt < 100; attempt += 1) {
     try {
       await probe.connect();
