@@ -23,16 +23,14 @@ export const jobsRoutes: FastifyPluginAsyncTypebox<{ service: JobsService }> = a
     {
       schema: {
         tags,
-        summary: 'Run a job now (202: started; the run record shows its end)',
+        summary: 'Run a job now (202: started; GET /api/jobs then shows its result)',
         params: JobNameParams,
         response: { 202: JobRunAccepted, ...errorResponses(400, 401, 404, 500) },
       },
     },
     async (request, reply) => {
       const run = await service.runNow(request.params.name);
-      return reply
-        .status(202)
-        .send({ success: true as const, message: `Job ${request.params.name} started`, data: run });
+      return reply.status(202).send({ success: true as const, message: `Job ${run.job} started`, data: run });
     },
   );
 };

@@ -16,6 +16,37 @@ export type JobName = (typeof JOB_NAMES)[number];
 export const isJobName = (value: string): value is JobName =>
   (JOB_NAMES as readonly string[]).includes(value);
 
+/** Other names people use for the jobs (spec wording, config keys, variable names). */
+const JOB_ALIASES: Record<string, JobName> = {
+  'e2e-report-generation': 'e2e-report',
+  'e2e-reports': 'e2e-report',
+  'e2e-report-cron-schedule': 'e2e-report',
+  'pull-request-management': 'pr-management',
+  'pull-requests-management': 'pr-management',
+  'pull-requests': 'pr-management',
+  'pr-management-schedule': 'pr-management',
+  'manual-testing-reminders': 'manual-tickets-reminder',
+  'manual-testing-reminder': 'manual-tickets-reminder',
+  'manual-tickets-reminders': 'manual-tickets-reminder',
+  'manual-tickets-reminder-schedule': 'manual-tickets-reminder',
+  'delete-completed-to-dos': 'delete-completed-todos',
+  'delete-completed-todos-schedule': 'delete-completed-todos',
+};
+
+/**
+ * The job a name designates: the canonical names, and their variants in camelCase, snake_case or
+ * upper case (`deleteCompletedTodos`, `DELETE_COMPLETED_TODOS_SCHEDULE`) or the spec's wording.
+ */
+export function resolveJobName(raw: string): JobName | undefined {
+  const name = raw
+    .trim()
+    .replace(/([a-z])([A-Z])/g, '$1-$2')
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
+  if (isJobName(name)) return name;
+  return Object.hasOwn(JOB_ALIASES, name) ? JOB_ALIASES[name] : undefined;
+}
+
 export const JOB_OUTCOMES = ['running', 'success', 'failed'] as const;
 export type JobOutcome = (typeof JOB_OUTCOMES)[number];
 

@@ -4,7 +4,7 @@ import type { JobDefinition } from '../../jobs/jobs.js';
 import type { JobRunner } from '../../jobs/job-runner.js';
 import type { JobRunRow, JobRunsRepository } from './jobs.repository.js';
 import {
-  isJobName,
+  resolveJobName,
   JOB_NAMES,
   type JobName,
   type JobOutcome,
@@ -63,9 +63,10 @@ export function createJobsService(deps: {
     },
 
     /** Starts a job now in this process and returns its run record without waiting for the end. */
-    async runNow(name: string): Promise<JobRun> {
-      if (!isJobName(name)) {
-        throw new NotFoundError(`Unknown job "${name}" (known: ${JOB_NAMES.join(', ')})`);
+    async runNow(requested: string): Promise<JobRun> {
+      const name = resolveJobName(requested);
+      if (!name) {
+        throw new NotFoundError(`Unknown job "${requested}" (known: ${JOB_NAMES.join(', ')})`);
       }
       const job = deps.jobs[name];
       const { run, done } = await deps.runner.start(name, () => job.run());

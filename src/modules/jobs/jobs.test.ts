@@ -152,3 +152,18 @@ describe.each(DIALECTS)('job runs repository (%s)', (dialect) => {
     }
   });
 });
+
+describe('job names', () => {
+  it('resolves the canonical names and their usual variants, nothing else', async () => {
+    const { resolveJobName } = await import('./jobs.schema.js');
+    expect(resolveJobName('e2e-report')).toBe('e2e-report');
+    expect(resolveJobName('deleteCompletedTodos')).toBe('delete-completed-todos');
+    expect(resolveJobName('DELETE_COMPLETED_TODOS_SCHEDULE')).toBe('delete-completed-todos');
+    expect(resolveJobName('Manual testing reminders')).toBe('manual-tickets-reminder');
+    expect(resolveJobName('pull_request_management')).toBe('pr-management');
+    expect(resolveJobName('E2E report generation')).toBe('e2e-report');
+    expect(resolveJobName('e2eReport')).toBe('e2e-report');
+    expect(resolveJobName('constructor')).toBeUndefined();
+    expect(resolveJobName('report')).toBeUndefined();
+  });
+});
