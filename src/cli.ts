@@ -5,6 +5,7 @@ import { loadConfig, type Config } from './config/config.js';
 import { ConfigError } from './config/env-parsers.js';
 import { migrateToLatest, openDatabase } from './db/database.js';
 import { jobsCommand } from './jobs/jobs-cli.js';
+import { reportCommand } from './modules/reports/report-cli.js';
 import { startService } from './server.js';
 
 const USAGE = `Usage: dashboard <command> [options]
@@ -14,6 +15,7 @@ Commands:
   migrate                                apply database migrations and exit
   jobs list [--json]                     scheduled jobs: schedule, last run, result, next run (via the API)
   jobs run <name> [--wait]               run a job now on the API (names from 'jobs list')
+  report [YYYY-MM-DD]                    publish a report request for the date (default today)
 
 Configuration comes from environment variables (and a .env file); see README.md.`;
 
@@ -73,8 +75,13 @@ async function jobs(args: string[]): Promise<void> {
   process.exitCode = await jobsCommand(args, configFrom(process.env), io);
 }
 
+async function report(args: string[]): Promise<void> {
+  const io = { out: (text: string) => console.log(text), err: (text: string) => console.error(text) };
+  process.exitCode = await reportCommand(args, configFrom(process.env), io);
+}
+
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<void>> = { serve, migrate, jobs };
+const commands: Record<string, (args: string[]) => Promise<void>> = { serve, migrate, jobs, report };
 const run = command ? commands[command] : undefined;
 if (!run) fail(USAGE, command === undefined || command === '--help' ? 0 : 64);
 run(rest).catch((error: unknown) =>
