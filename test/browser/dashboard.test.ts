@@ -207,6 +207,14 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     expect(await link.getAttribute('href')).toBe(`${stack.jira.url}/browse/QA-7`);
     await visible(page.getByRole('link', { name: /QA-11/ }));
     await screenshotBoth(page, 'tickets');
+
+    // A failing tracker is a clear message in its own section, not a broken page.
+    stack.jira.failWith = 500;
+    await page.getByRole('button', { name: 'Refresh My tickets' }).click();
+    const mine = page.getByRole('region', { name: /My tickets/ });
+    await hasText(mine.getByRole('alert'), 'External service error');
+    await screenshotBoth(page, 'tickets-error');
+    stack.jira.failWith = undefined;
   }, 60_000);
 
   it('creates and completes a to-do, showing escaped titles as text', async () => {
@@ -264,5 +272,20 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     await go('/apps', 'Applications');
     await visible(page.getByRole('row', { name: /Checkout/ }), STEP);
     await screenshotBoth(page, 'apps', { dark: true });
+  }, 60_000);
+
+  it('repeated wrong keys show how long to wait (429 retryAfter)', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    const key = page.getByLabel('API key');
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await key.fill(`wrong-key-${attempt}`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await hasText(page.getByRole('alert'), 'not valid');
+    }
+    await key.fill('wrong-key-4');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await hasText(page.getByRole('alert'), 'Try again in 30 minutes');
+    await hasText(page.getByRole('alert'), 'Slow down');
+    await screenshotBoth(page, 'login-blocked');
   }, 60_000);
 });

@@ -231,13 +231,15 @@ export function OverviewPage() {
       {load.state === 'pending' && (
         <div className="panel pending" role="status" aria-live="polite">
           <p>
-            <strong>Generating the report for {formatDate(`${date}T00:00:00Z`)}…</strong>{' '}
-            <span className="muted">
-              {load.message ?? 'The test results are being fetched and aggregated.'} Waiting{' '}
-              <Elapsed since={load.since} />.
+            <strong>Generating the report for {formatDate(`${date}T00:00:00Z`)}…</strong>
+            <span className="muted block">
+              Test results of the last 14 days are being fetched and aggregated; this page updates by itself.
             </span>
           </p>
           <progress aria-label="Report generation in progress" />
+          <p className="muted small pending-elapsed" aria-hidden="true">
+            Waiting for <Elapsed since={load.since} />
+          </p>
         </div>
       )}
       {load.state === 'done' && load.report.summary.status === 'failed' && (
