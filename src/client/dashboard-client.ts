@@ -54,7 +54,7 @@ export type DashboardClientOptions = TransportOptions;
 export class DashboardClient {
   private readonly transport;
 
-  constructor(readonly options: DashboardClientOptions) {
+  constructor(options: DashboardClientOptions) {
     this.transport = createTransport(options);
   }
 

@@ -17,7 +17,7 @@ import { createJobsService } from './jobs.service.js';
  */
 export function ownBaseUrl(app: FastifyInstance, config: Config): string {
   const address = app.server.address();
-  if (address === null || typeof address === 'string') return config.apiBaseUrl;
+  if (address === null || typeof address === 'string') return config.apiBaseUrl.replace(/\/+$/, '');
   const wildcard = ['0.0.0.0', '::', ''].includes(address.address);
   const host = wildcard ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return `http://${host}:${address.port}`;
@@ -41,7 +41,7 @@ export function createJobsModule(
   let client: DashboardClient | undefined;
   const clientFor = () => {
     const baseUrl = ownBaseUrl(deps.app, config);
-    if (client?.options.baseUrl !== baseUrl) client = new DashboardClient({ baseUrl, apiKey: config.apiKey });
+    if (client?.baseUrl !== baseUrl) client = new DashboardClient({ baseUrl, apiKey: config.apiKey });
     return client;
   };
   const jobs =
