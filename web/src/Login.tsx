@@ -18,6 +18,8 @@ export function Login({
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
+  // The notice (signed out, key expired) explains why the form is shown; it goes once the user acts.
+  const [showNotice, setShowNotice] = useState(true);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -26,6 +28,7 @@ export function Login({
       setError(new ApiError(400, 'Enter the API key.', 'REQUIRED_FIELD', [], undefined));
       return;
     }
+    setShowNotice(false);
     setBusy(true);
     setError(undefined);
     try {
@@ -59,7 +62,7 @@ export function Login({
         </div>
         <h1>Test dashboard</h1>
         <p className="muted">Enter the shared API key. It is checked once and kept in this browser.</p>
-        {notice && (
+        {notice && showNotice && (
           <p className="alert alert-info" role="status">
             {notice}
           </p>

@@ -184,7 +184,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
 export function describeError(error: unknown): string {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : 'Something went wrong.';
   if (error.status === 429) {
-    if (/again in/i.test(error.message) || error.retryAfter === undefined) return error.message;
+    if (/(again|retry) in/i.test(error.message) || error.retryAfter === undefined) return error.message;
     return `${error.message.replace(/\.?\s*$/, '.')} Try again in ${formatWait(error.retryAfter)}.`;
   }
   if (error.status === 502) return `An external service failed: ${error.message}`;
