@@ -61,12 +61,20 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
   let stack: Stack;
   let browser: Browser;
   let page: Page;
+  /** Script errors and CSP refusals seen on any page; the last test expects none. */
+  const problems: string[] = [];
 
   beforeAll(async () => {
     await ensureWebBuild();
     stack = await startStack();
     browser = await launchBrowser();
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy|Refused to|Uncaught/i.test(message.text())) {
+        problems.push(`console: ${message.text()}`);
+      }
+    });
   }, 180_000);
 
   afterAll(async () => {
@@ -288,4 +296,8 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     await hasText(page.getByRole('alert'), 'Slow down');
     await screenshotBoth(page, 'login-blocked');
   }, 60_000);
+
+  it('ran every page without script errors or Content-Security-Policy refusals', () => {
+    expect(problems).toEqual([]);
+  });
 });
