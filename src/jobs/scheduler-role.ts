@@ -26,7 +26,14 @@ export function startSchedulerRole(deps: {
   appRefreshMs?: number;
 }): Scheduler {
   const { config } = deps;
-  const client = new DashboardClient({ baseUrl: deps.apiBaseUrl, apiKey: config.apiKey, timeoutMs: 60_000 });
+  // Patient: a scheduler may start before the API, or tick while an API process restarts.
+  const client = new DashboardClient({
+    baseUrl: deps.apiBaseUrl,
+    apiKey: config.apiKey,
+    timeoutMs: 60_000,
+    retries: 5,
+    retryBaseDelayMs: 500,
+  });
   const api = createJobsApi(() => client);
   const jobs = createJobs(config, { broker: deps.broker, api, timezone: config.jobs.timezone });
   return startScheduler({
