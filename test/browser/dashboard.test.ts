@@ -14,6 +14,7 @@ import {
   screenshotBoth,
   type Stack,
   startStack,
+  VIEWPORTS,
 } from './harness.js';
 
 // Locally without Chromium the suite is skipped loudly; in CI a missing browser fails it.
@@ -280,6 +281,39 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     await go('/apps', 'Applications');
     await visible(page.getByRole('row', { name: /Checkout/ }), STEP);
     await screenshotBoth(page, 'apps', { dark: true });
+  }, 60_000);
+
+  it('fits phone width on every page and names every control for screen readers', async () => {
+    const pages: [string, string][] = [
+      ['/', 'Overview'],
+      ['/apps', 'Applications'],
+      ['/pull-requests', 'Pull requests'],
+      ['/tickets', 'Tickets'],
+      ['/todos', 'To-dos'],
+      ['/notifications', 'Notifications'],
+    ];
+    await page.setViewportSize(VIEWPORTS.phone);
+    for (const [path, heading] of pages) {
+      await go(path, heading);
+      await page.waitForLoadState('networkidle');
+      const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+      expect(overflow, `${path} scrolls sideways at phone width`).toBeLessThanOrEqual(0);
+      const unnamed = await page.locator('input, select, textarea, button, a[href]').evaluateAll((elements) =>
+        elements
+          .filter((el) => {
+            const control = el as unknown as { labels?: { length: number } | null };
+            const named =
+              (control.labels?.length ?? 0) > 0 ||
+              !!el.getAttribute('aria-label') ||
+              !!el.getAttribute('aria-labelledby') ||
+              (el.textContent ?? '').trim() !== '';
+            return !named;
+          })
+          .map((el) => el.outerHTML.slice(0, 120)),
+      );
+      expect(unnamed, `${path} has unnamed controls`).toEqual([]);
+    }
+    await page.setViewportSize(VIEWPORTS.desktop);
   }, 60_000);
 
   it('repeated wrong keys show how long to wait (429 retryAfter)', async () => {
