@@ -19,6 +19,9 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'https:'],
         connectSrc: ["'self'"],
+        // Helmet's default would make browsers fetch the web UI's own scripts over https, which
+        // breaks the UI of a service reached over plain http (an internal host, a container port).
+        upgradeInsecureRequests: null,
       },
     },
     crossOriginResourcePolicy: { policy: 'cross-origin' },

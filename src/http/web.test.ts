@@ -109,5 +109,8 @@ describe('web UI inside the full application', () => {
     const res = await t.app.inject({ url: '/', headers: HTML });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toContain('text/html');
+    // Served over plain http, the page must still load its own scripts (no forced https upgrade).
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
   });
 });

@@ -24,11 +24,11 @@ const MISSING_BUILD_PAGE = `<!doctype html>
 </body></html>
 `;
 
-/** Walks up from this module (src/http or dist/src/http) to the folder holding package.json. */
-function findPackageRoot(): string {
+/** Walks up from this module (src/http or dist/src/http) to the checkout holding `web/index.html`. */
+function findProjectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (existsSync(join(dir, 'web', 'index.html'))) return dir;
     const parent = dirname(dir);
     if (parent === dir) return process.cwd();
     dir = parent;
@@ -36,7 +36,7 @@ function findPackageRoot(): string {
 }
 
 export function defaultWebRoot(): string {
-  return join(findPackageRoot(), 'web', 'dist');
+  return join(findProjectRoot(), 'web', 'dist');
 }
 
 function isReserved(path: string): boolean {
