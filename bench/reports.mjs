@@ -14,9 +14,10 @@ const dist = (path) => new URL(path, DIST).href;
 const REPORT_DATE = '2025-03-15';
 const APPS = 50;
 
+// A run is 40 spec rows of one project; every 2000 rows each of the 50 apps has had one run.
 const sampleRow = (i) => ({
-  project_name: `app-${i % APPS}`,
-  run_number: Math.floor(i / 40),
+  project_name: `app-${Math.floor(i / 40) % APPS}`,
+  run_number: Math.floor(i / 2000),
   created_at: `2025-03-${String(1 + (i % 15)).padStart(2, '0')}T10:${String(i % 60).padStart(2, '0')}:00.000Z`,
   status: i % 17 === 0 ? 'failed' : i % 23 === 0 ? 'noTests' : 'passed',
   spec: `cypress/e2e/feature-${i % 500}/scenario-${i % 97}.cy.ts`,
@@ -49,8 +50,8 @@ function runScript(source, env = {}) {
 
 const FAKE_SERVER_SCRIPT = `
 import { startFakeCypress } from ${JSON.stringify(dist('integrations/cypress/fake-cypress.js'))};
-const sampleRow = ${sampleRow.toString()};
 const APPS = ${APPS};
+const sampleRow = ${sampleRow.toString()};
 const targetBytes = Number(process.env.TARGET_MB) * 1024 * 1024;
 const rowBytes = JSON.stringify(sampleRow(123456)).length + 1;
 const count = Math.ceil(targetBytes / rowBytes);
