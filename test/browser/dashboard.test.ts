@@ -200,6 +200,14 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     await hasText(dialog, '+40');
     await screenshotBoth(page, 'pull-request-details');
     await dialog.getByRole('button', { name: 'Close' }).click();
+
+    await item.getByRole('button', { name: /Remove/ }).click();
+    await page
+      .getByRole('dialog', { name: /Stop tracking/ })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await expect.poll(() => item.count(), { timeout: STEP }).toBe(0);
+    expect((await stack.api<unknown[]>('/api/pull_requests')).body.data).toEqual([]);
   }, 60_000);
 
   it('lists both tracker queries with links to the tickets', async () => {
@@ -281,6 +289,35 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     await go('/apps', 'Applications');
     await visible(page.getByRole('row', { name: /Checkout/ }), STEP);
     await screenshotBoth(page, 'apps', { dark: true });
+  }, 60_000);
+
+  it('edits an application (conflicts shown at the code field) and deletes one after confirming', async () => {
+    await go('/apps', 'Applications');
+    const checkout = page.getByRole('row', { name: /Checkout/ });
+    await checkout.getByRole('button', { name: /Edit/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Checkout' });
+    await dialog.getByLabel('Code').fill('shop-web');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    const code = dialog.getByLabel('Code');
+    await expect.poll(() => code.getAttribute('aria-invalid'), { timeout: STEP }).toBe('true');
+    await hasText(dialog.locator('.field-error'), 'shop-web');
+    await code.fill('checkout-web');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await hasText(checkout, 'checkout-web');
+
+    await page.getByRole('switch', { name: 'Watching Checkout' }).click();
+    await expect
+      .poll(() => page.getByRole('switch', { name: 'Watching Checkout' }).getAttribute('aria-checked'))
+      .toBe('false');
+
+    await checkout.getByRole('button', { name: /Delete/ }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete application?' })
+      .getByRole('button', { name: 'Delete application' })
+      .click();
+    await expect.poll(() => checkout.count(), { timeout: STEP }).toBe(0);
+    const { body } = await stack.api<{ code: string; watching: boolean }[]>('/api/apps');
+    expect(body.data.map((app) => app.code)).toEqual(['shop-web']);
   }, 60_000);
 
   it('fits phone width on every page and names every control for screen readers', async () => {
