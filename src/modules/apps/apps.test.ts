@@ -218,6 +218,7 @@ describe.each(DIALECTS)('applications API (%s)', (dialect) => {
       total_runs: total,
       passed_runs: passed,
       failed_runs: total - passed,
+      flaky_runs: 0,
       success_rate: passed / total,
       last_run_status: 'passed',
       last_run_at: now,
