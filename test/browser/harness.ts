@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +16,20 @@ export const chromiumAvailable = existsSync(CHROMIUM);
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SCREENSHOTS = join(REPO, 'test', 'browser', 'screenshots');
 
-/** Builds web/dist once when it is missing (CI checks out without it). */
+function newestChange(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestChange(join(path, name))));
+}
+
+/** Builds web/dist when it is missing (CI checks out without it) or older than the UI's sources. */
 export async function ensureWebBuild(): Promise<void> {
-  if (existsSync(join(REPO, 'web', 'dist', 'index.html'))) return;
+  const web = join(REPO, 'web');
+  const built = join(web, 'dist', 'index.html');
+  const sources = [join(web, 'src'), join(web, 'index.html'), join(web, 'vite.config.ts')];
+  if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources.map(newestChange))) return;
   const { build } = await import('vite');
-  await build({ configFile: join(REPO, 'web', 'vite.config.ts'), logLevel: 'warn' });
+  await build({ configFile: join(web, 'vite.config.ts'), logLevel: 'warn' });
 }
 
 export interface Stack {

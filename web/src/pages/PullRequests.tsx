@@ -12,7 +12,7 @@ import {
 } from '../components/ui';
 import { usePageTitle } from '../lib/router';
 import { pullRequestLabel } from '../lib/text';
-import { ageInDays, formatDate, formatDateTime } from '../lib/time';
+import { ageInDays, formatDate, formatDateTime, fromNow } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
 import { useShell } from '../shell';
 
@@ -79,7 +79,8 @@ function Details({ id }: { id: number }) {
           />
         )}
         <span>
-          Opened by <strong>{scm.user.login}</strong> on {formatDateTime(scm.created_at)}
+          Opened by <strong>{scm.user.login}</strong> on {formatDateTime(scm.created_at)} (
+          {scm.merged_at ? `merged ${fromNow(scm.merged_at)}` : `${ageInDays(scm.created_at)} days open`})
           {scm.draft && (
             <>
               {' '}
