@@ -81,17 +81,15 @@ function firstByte(stream: IncomingMessage): Promise<number | undefined> {
 async function rowStream(response: IncomingMessage): Promise<Readable> {
   const wrapped = (await firstByte(response)) === 0x7b;
   const done = () => undefined;
-  return (
-    wrapped
-      ? pipeline(
-          response,
-          new Parser({ streamValues: false }),
-          new Pick({ filter: WRAPPED_ROWS }),
-          new StreamArray(),
-          done,
-        )
-      : pipeline(response, new Parser({ streamValues: false }), new StreamArray(), done)
-  );
+  return wrapped
+    ? pipeline(
+        response,
+        new Parser({ streamValues: false }),
+        new Pick({ filter: WRAPPED_ROWS }),
+        new StreamArray(),
+        done,
+      )
+    : pipeline(response, new Parser({ streamValues: false }), new StreamArray(), done);
 }
 
 function request(url: URL, timeoutMs: number): Promise<IncomingMessage> {

@@ -42,6 +42,8 @@ export interface FakeCypress {
   hangs: number;
   /** Delay before answering, in ms. */
   delayMs: number;
+  /** Most requests ever being answered at the same time. */
+  readonly maxConcurrent: number;
   close(): Promise<void>;
 }
 
@@ -76,7 +78,9 @@ export async function startFakeCypress(options: { apiKey?: string } = {}): Promi
     failures: [],
     hangs: 0,
     delayMs: 0,
+    maxConcurrent: 0,
   };
+  let active = 0;
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -130,6 +134,9 @@ export async function startFakeCypress(options: { apiKey?: string } = {}): Promi
       await streamRows(res, rows);
     };
 
+    active += 1;
+    (state as { maxConcurrent: number }).maxConcurrent = Math.max(state.maxConcurrent, active);
+    res.once('close', () => (active -= 1));
     setTimeout(() => {
       answer().catch(() => res.destroy());
     }, state.delayMs);

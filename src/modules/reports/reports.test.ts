@@ -283,6 +283,41 @@ describe.each(DIALECTS)('E2E report pipeline (%s)', (dialect) => {
     }
   });
 
+  it('regenerates one date in one worker at a time (lock per date)', async () => {
+    const date = '2025-07-20';
+    const { startReportWorker } = await import('../../worker/report-worker.js');
+    const { pino } = await import('pino');
+    const other = await startReportWorker({
+      config: h.config,
+      db: h.database.db,
+      broker: h.broker,
+      log: pino({ level: 'silent' }),
+    });
+    try {
+      h.fake.rows = [specRow('web', 1, { created_at: '2025-07-19T10:00:00.000Z' })];
+      h.fake.delayMs = 400;
+      const before = h.fake.maxConcurrent;
+      await h.broker.publish(CHANNELS.reportGenerate, { date, requestId: 'lock-a' });
+      await h.broker.publish(CHANNELS.reportGenerate, { date, requestId: 'lock-b' });
+      await eventually(
+        async () => h.fake.requests.length,
+        (n) => n === 2,
+        15_000,
+      );
+      expect(Math.max(before, h.fake.maxConcurrent)).toBe(Math.max(before, 1));
+      expect((await h.waitForReport(date)).json<Body>().summary.status).toBe('ready');
+    } finally {
+      await other.stop(5000);
+    }
+  });
+
+  it('defaults the date to today (UTC)', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const response = await get('/api/e2e_run_report');
+    expect([200, 202]).toContain(response.statusCode);
+    expect(response.json<Body>().summary.date).toBe(today);
+  });
+
   it('serves the detail endpoint and its 404s', async () => {
     const body = (await h.waitForReport(DATE)).json<Body>();
     const summaryId = body.summary.id as number;
