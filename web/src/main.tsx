@@ -1,7 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import './styles.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/controls.css';
+import './styles/data.css';
+import './styles/overlays.css';
+import './styles/phone.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
