@@ -216,6 +216,17 @@ describe.each(implementations)('broker contract ($name)', (implementation) => {
       expect(await queue.take('w1', 0)).toBe('x-retry-1');
     });
 
+    it('moves only messages still in flight (a recovered one is not retried or dead-lettered twice)', async () => {
+      const queue = broker.reportQueue;
+      await queue.heartbeat('w1', 10_000);
+      await queue.enqueue('x');
+      await queue.take('w1', 0);
+      await queue.complete('w1', 'x');
+      await queue.retryLater('w1', 'x', 'x-retry', Date.now());
+      await queue.deadLetter('w1', 'x', entry('x'));
+      expect(await queue.stats(Date.now())).toMatchObject({ scheduledRetries: 0, deadLetters: 0, queued: 0 });
+    });
+
     it('dead-letters a message and replays every dead letter', async () => {
       const queue = broker.reportQueue;
       await queue.heartbeat('w1', 10_000);

@@ -66,9 +66,12 @@ export interface ReportQueue {
   take(workerId: string, waitMs: number): Promise<string | undefined>;
   /** Drops a finished message from the worker's in-flight list. */
   complete(workerId: string, payload: string): Promise<void>;
-  /** Moves an in-flight message to the retry set as `retryPayload`, due at `dueAtMs` (one step). */
+  /**
+   * Moves an in-flight message to the retry set as `retryPayload`, due at `dueAtMs` (one step).
+   * Does nothing when the message is no longer in this worker's in-flight list (recovered).
+   */
   retryLater(workerId: string, payload: string, retryPayload: string, dueAtMs: number): Promise<void>;
-  /** Moves an in-flight message to the dead-letter list as `entry` (one step). */
+  /** Moves an in-flight message to the dead-letter list as `entry` (one step; same rule). */
   deadLetter(workerId: string, payload: string, entry: DeadLetterEntry): Promise<void>;
   /** Moves retries that are due into the queue; returns how many. */
   promoteDueRetries(nowMs: number): Promise<number>;

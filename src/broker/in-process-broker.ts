@@ -92,10 +92,12 @@ function createInProcessQueue(ensureOpen: () => void): ReportQueue {
     queue.push({ payload, enqueuedAt: Date.now() });
     for (const wake of [...waiters]) wake();
   };
-  const removeInFlight = (workerId: string, payload: string) => {
+  const removeInFlight = (workerId: string, payload: string): boolean => {
     const list = inFlight.get(workerId);
     const index = list?.indexOf(payload) ?? -1;
-    if (list && index >= 0) list.splice(index, 1);
+    if (!list || index < 0) return false;
+    list.splice(index, 1);
+    return true;
   };
   const lockHeldBy = (name: string, owner: string) => {
     const lock = locks.get(name);
@@ -147,13 +149,11 @@ function createInProcessQueue(ensureOpen: () => void): ReportQueue {
     },
     async retryLater(workerId, payload, retryPayload, dueAtMs) {
       ensureOpen();
-      removeInFlight(workerId, payload);
-      retries.push({ payload: retryPayload, dueAt: dueAtMs });
+      if (removeInFlight(workerId, payload)) retries.push({ payload: retryPayload, dueAt: dueAtMs });
     },
     async deadLetter(workerId, payload, entry: DeadLetterEntry) {
       ensureOpen();
-      removeInFlight(workerId, payload);
-      failed.unshift(JSON.stringify(entry));
+      if (removeInFlight(workerId, payload)) failed.unshift(JSON.stringify(entry));
     },
     async promoteDueRetries(nowMs) {
       ensureOpen();

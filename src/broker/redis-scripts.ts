@@ -13,15 +13,18 @@ redis.call('LPUSH', KEYS[1], ARGV[1])
 redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[2])
 return 1`;
 
-/** KEYS: in-flight list, retry set. ARGV: payload, retry payload, due ms. */
+/**
+ * KEYS: in-flight list, retry set. ARGV: payload, retry payload, due ms. Only a message still in
+ * flight moves: one already recovered by another worker must not come back twice.
+ */
 export const RETRY_LATER = `
-redis.call('LREM', KEYS[1], 1, ARGV[1])
+if redis.call('LREM', KEYS[1], 1, ARGV[1]) == 0 then return 0 end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[2])
 return 1`;
 
-/** KEYS: in-flight list, dead-letter list. ARGV: payload, entry. */
+/** KEYS: in-flight list, dead-letter list. ARGV: payload, entry. Same rule as RETRY_LATER. */
 export const DEAD_LETTER = `
-redis.call('LREM', KEYS[1], 1, ARGV[1])
+if redis.call('LREM', KEYS[1], 1, ARGV[1]) == 0 then return 0 end
 redis.call('LPUSH', KEYS[2], ARGV[2])
 return 1`;
 

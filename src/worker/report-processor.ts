@@ -198,6 +198,20 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     deps.onProcessed?.(outcome, Number(process.hrtime.bigint() - started) / 1e9);
   }
 
+  async function putBack(payload: string) {
+    for (;;) {
+      try {
+        await queue.retryLater(workerId, payload, payload, Date.now() + LOCK_BUSY_DELAY_MS);
+        return;
+      } catch (error) {
+        // Still unreachable: keep trying while running; on stop, retire() re-queues it.
+        if (!running) return;
+        warn(error, 'could not put a message back yet');
+        await sleep(1000);
+      }
+    }
+  }
+
   async function run() {
     while (running) {
       let payload: string | undefined;
@@ -213,10 +227,10 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
       try {
         await handle(payload);
       } catch (error) {
-        // The broker or database failed around the message: it stays in flight and is
-        // recovered after the visibility timeout (or on retire).
-        warn(error, 'report message could not be settled');
-        await sleep(500);
+        // The broker or database failed around the message: put it back for a later attempt
+        // (as it is, without spending a retry); regenerating a date again is harmless.
+        warn(error, 'report message could not be settled; putting it back');
+        await putBack(payload);
       }
     }
   }

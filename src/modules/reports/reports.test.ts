@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHANNELS } from '../../broker/broker.js';
+import { type Broker, CHANNELS } from '../../broker/broker.js';
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { DIALECTS } from '../../../test/support/databases.js';
 import { TEST_KEY } from '../../../test/support/test-app.js';
@@ -460,6 +460,37 @@ describe('E2E report API with special brokers and timings', () => {
       (await h.api({ method: 'GET', url: `/api/e2e_run_report?date=${DATE}` })).json().summary.status,
     ).toBe('ready');
     expect((await h.api({ method: 'GET', url: '/api/e2e_reports/queue' })).statusCode).toBe(503);
+  });
+
+  it('puts back a message it could not settle, and processes it again', async () => {
+    const inner = createInProcessBroker({ namespace: 'settle-test:' });
+    let failures = 1;
+    const broker: Broker = {
+      ...inner,
+      reportQueue: {
+        ...inner.reportQueue,
+        complete: async (workerId, payload) => {
+          if (failures-- > 0) throw new Error('broker hiccup while settling');
+          return inner.reportQueue.complete(workerId, payload);
+        },
+      },
+    };
+    h = await startReportHarness({ broker });
+    await h.createApp('web');
+    h.fake.rows = [specRow('web', 1)];
+    await h.api({ method: 'GET', url: `/api/e2e_run_report?date=${DATE}` });
+    await eventually(
+      async () => h!.fake.requests.length,
+      (n) => n === 2,
+    );
+    await eventually(
+      () => inner.reportQueue.stats(Date.now()),
+      (stats) => stats.queued + stats.inFlight + stats.scheduledRetries === 0,
+    );
+    expect((await h.waitForReport(DATE)).json<Body>().summary.status).toBe('ready');
+    await h.close();
+    h = undefined;
+    await inner.close();
   });
 
   it('sweeps summaries stuck in pending at start', async () => {
