@@ -3,7 +3,6 @@ import type { Db } from '../../db/database.js';
 import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
 import type { E2eManualRunsTable, E2eReportDetailsTable, E2eReportSummariesTable } from '../../db/schema.js';
 import { nowIso } from '../../shared/time.js';
-import type { NotificationSink } from '../notifications/notification-sink.js';
 import type { Aggregate } from './aggregation.js';
 
 export type SummaryRow = Selectable<E2eReportSummariesTable>;
@@ -271,23 +270,3 @@ export function createReportsRepository(db: Db) {
 }
 
 export type ReportsRepository = ReturnType<typeof createReportsRepository>;
-
-/**
- * Stores a notification row directly. Only a stand-in until the notifications module's sink (which
- * also pushes) is wired in by the composition root; same columns, no push.
- */
-export function createDirectNotificationSink(db: Db): NotificationSink {
-  return async (input) => {
-    await db
-      .insertInto('notifications')
-      .values({
-        title: input.title,
-        message: input.message,
-        type: input.type,
-        data: input.data === undefined ? null : JSON.stringify(input.data),
-        is_read: toDbBoolean(false),
-        created_at: nowIso(),
-      })
-      .execute();
-  };
-}
