@@ -20,6 +20,8 @@ export interface FakeCypressRequest {
   query: URLSearchParams;
   projects: string[];
   status: number;
+  /** Epoch ms when the request arrived. */
+  at: number;
 }
 
 /**
@@ -86,7 +88,8 @@ export async function startFakeCypress(options: { apiKey?: string } = {}): Promi
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const query = url.searchParams;
     const projects = query.getAll('projects');
-    const record = (status: number) => state.requests.push({ query, projects, status });
+    const at = Date.now();
+    const record = (status: number) => state.requests.push({ query, projects, status, at });
 
     const answer = async () => {
       if (state.hangs > 0) {

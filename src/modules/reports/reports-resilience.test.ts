@@ -90,6 +90,22 @@ describe('E2E report API with special brokers and timings', () => {
     await inner.close();
   });
 
+  it('retries after base, 2 × base and 4 × base (5 s, 10 s, 20 s by default)', async () => {
+    h = await startReportHarness({ env: { REPORT_RETRY_BASE_MS: '300' } });
+    await h.createApp('web');
+    h.fake.rows = [specRow('web', 1)];
+    h.fake.failures = [500, 500, 500, 500];
+    await h.api({ method: 'GET', url: `/api/e2e_run_report?date=${DATE}` });
+    const failed = await h.waitForReport(DATE);
+    expect(failed.json<Body>().summary.status).toBe('failed');
+    const gaps = h.fake.requests.slice(1).map((request, i) => request.at - h!.fake.requests[i]!.at);
+    expect(gaps).toHaveLength(3);
+    for (const [i, expected] of [300, 600, 1200].entries()) {
+      expect(gaps[i]).toBeGreaterThanOrEqual(expected - 20);
+      expect(gaps[i]).toBeLessThan(expected + 700);
+    }
+  });
+
   it('sweeps summaries stuck in pending at start', async () => {
     h = await startReportHarness({ worker: false, env: { REPORT_STALE_MS: '1' } });
     await h.api({ method: 'GET', url: '/api/e2e_run_report?date=2025-08-02' });
