@@ -12,6 +12,8 @@ import { addDays } from '../shared/time.js';
 export const MAX_RETRIES = 3;
 const LOCK_BUSY_DELAY_MS = 1000;
 const TAKE_WAIT_MS = 1000;
+/** The spec's suggested alert threshold for processing time. */
+const SLOW_PROCESSING_S = 300;
 
 export type ProcessingOutcome = 'ready' | 'retry' | 'failed' | 'invalid';
 
@@ -195,7 +197,11 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
           .catch((error: unknown) => warn(error, 'lock release failed'));
       }
     }
-    deps.onProcessed?.(outcome, Number(process.hrtime.bigint() - started) / 1e9);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    if (seconds > SLOW_PROCESSING_S) {
+      log.warn({ date: request?.date, seconds, workerId }, 'report processing took more than 5 minutes');
+    }
+    deps.onProcessed?.(outcome, seconds);
   }
 
   async function putBack(payload: string) {

@@ -146,6 +146,8 @@ export const QueueStatusResponse = Type.Object({
     scheduledRetries: Type.Integer(),
     deadLetters: Type.Integer(),
     oldestAgeMs: OrNull(Type.Integer()),
+    /** Thresholds crossed: queue above 100, any dead letter, oldest waiting above 5 minutes. */
+    alerts: Type.Array(Type.String()),
   }),
 });
 

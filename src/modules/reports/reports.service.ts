@@ -1,4 +1,4 @@
-import type { Broker } from '../../broker/broker.js';
+import type { Broker, QueueStats } from '../../broker/broker.js';
 import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../http/errors.js';
 import type { Page } from '../../http/pagination.js';
 import { addDays, todayUtc } from '../../shared/time.js';
@@ -70,6 +70,19 @@ export function toDetail(row: DetailRow): ReportDetail {
     lastRunAt: row.last_run_at,
     lastFailedRunAt: row.last_failed_run_at,
   };
+}
+
+/** The spec's suggested alert thresholds, applied to the queue (Background messaging, rule 6). */
+export const ALERT_THRESHOLDS = { queueLength: 100, oldestAgeMs: 5 * 60_000 } as const;
+
+export function queueAlerts(stats: QueueStats): string[] {
+  const alerts: string[] = [];
+  if (stats.queued > ALERT_THRESHOLDS.queueLength) alerts.push(`queue length ${stats.queued} is above 100`);
+  if (stats.deadLetters > 0) alerts.push(`${stats.deadLetters} dead-lettered report requests`);
+  if (stats.oldestAgeMs !== null && stats.oldestAgeMs > ALERT_THRESHOLDS.oldestAgeMs) {
+    alerts.push('the oldest waiting request has waited more than 5 minutes');
+  }
+  return alerts;
 }
 
 export type RunReportResult =
@@ -272,7 +285,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
 
     async queueStatus() {
       try {
-        return { broker: broker.kind, ...(await broker.reportQueue.stats(Date.now())) };
+        const stats = await broker.reportQueue.stats(Date.now());
+        return { broker: broker.kind, ...stats, alerts: queueAlerts(stats) };
       } catch {
         throw new ServiceUnavailableError('The message broker is unavailable');
       }

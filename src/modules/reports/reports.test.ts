@@ -199,6 +199,7 @@ describe.each(DIALECTS)('E2E report pipeline (%s)', (dialect) => {
 
     const queue = (await get('/api/e2e_reports/queue')).json();
     expect(queue.data).toMatchObject({ broker: 'in-process', deadLetters: 1, queued: 0, inFlight: 0 });
+    expect(queue.data.alerts).toEqual(['1 dead-lettered report requests']);
     const [letter] = (await get('/api/e2e_reports/dead_letter')).json().data;
     expect(letter).toMatchObject({ retryCount: 3, date, error: expect.stringContaining('500') });
     expect(JSON.parse(letter.message)).toEqual({ date, requestId: expect.any(String) });
