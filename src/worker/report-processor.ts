@@ -42,6 +42,9 @@ export interface ReportProcessorDeps {
   workerId?: string;
 }
 
+/** The message as published (every field kept, also ones this service does not use). */
+const messageObject = (payload: string) => JSON.parse(payload) as Record<string, unknown>;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -112,7 +115,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     const retryCount = request.retryCount ?? 0;
     if (retryCount < MAX_RETRIES) {
       const delay = settings.retryBaseMs * 2 ** retryCount;
-      const retry = JSON.stringify({ ...request, retryCount: retryCount + 1 });
+      const retry = JSON.stringify({ ...messageObject(payload), retryCount: retryCount + 1 });
       await queue.retryLater(workerId, payload, retry, Date.now() + delay);
       log.warn(
         {
@@ -126,7 +129,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
       );
       return 'retry';
     }
-    const { retryCount: _dropped, ...original } = request;
+    const { retryCount: _dropped, ...original } = messageObject(payload);
     const failure = error instanceof Error ? error : new Error(String(error));
     const entry: DeadLetterEntry = {
       message: JSON.stringify(original),

@@ -106,6 +106,22 @@ describe('E2E report API with special brokers and timings', () => {
     }
   });
 
+  it('keeps every field of the published message through retries and in the dead letter', async () => {
+    h = await startReportHarness();
+    await h.createApp('web');
+    h.fake.failures = [500, 500, 500, 500];
+    const queue = h.broker.reportQueue;
+    const original = { date: '2025-09-01', requestId: 'keep-me', source: 'cron' };
+    await queue.enqueue(JSON.stringify(original));
+    await eventually(
+      async () => (await queue.stats(Date.now())).deadLetters,
+      (count) => count === 1,
+    );
+    const [letter] = await queue.deadLetters(1);
+    expect(JSON.parse(letter!.message)).toEqual(original);
+    expect(letter).toMatchObject({ retryCount: 3, date: '2025-09-01' });
+  });
+
   it('sweeps summaries stuck in pending at start', async () => {
     h = await startReportHarness({ worker: false, env: { REPORT_STALE_MS: '1' } });
     await h.api({ method: 'GET', url: '/api/e2e_run_report?date=2025-08-02' });
