@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { buildApp } from './app.js';
 import type { Broker } from './broker/broker.js';
 import { createBroker } from './broker/create-broker.js';
-import { createRedisConnection } from './broker/redis-connection.js';
+import { createGuardRedisConnection } from './broker/redis-connection.js';
 import { createMetrics } from './http/metrics.js';
 import { startReportWorker } from './worker/report-worker.js';
 import type { Config } from './config/config.js';
@@ -25,7 +25,7 @@ export interface RunningService {
 export async function startService(config: Config): Promise<RunningService> {
   const database: DatabaseHandle = openDatabase(config.database);
   await migrateToLatest(database.db);
-  const redis: Redis | undefined = config.redisUrl ? createRedisConnection(config.redisUrl) : undefined;
+  const redis: Redis | undefined = config.redisUrl ? createGuardRedisConnection(config.redisUrl) : undefined;
   redis?.on('error', () => {
     // Connection errors are retried by ioredis; /health reports the broker as down meanwhile.
   });

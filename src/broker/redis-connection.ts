@@ -18,3 +18,13 @@ export function createRedisConnection(url: string, options: RedisOptions = {}): 
     ...options,
   });
 }
+
+/**
+ * The connection behind the per-request guards (brute-force blocks, rate limits, scheduler tick
+ * locks). Commands fail at once while Redis is unreachable instead of queueing until it returns,
+ * so every /api request does not wait out the retries: the guards then fail open and the API
+ * keeps answering at full speed.
+ */
+export function createGuardRedisConnection(url: string): Redis {
+  return createRedisConnection(url, { enableOfflineQueue: false });
+}

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisAvailable, TEST_REDIS_URL } from '../../../test/support/services.js';
 import { createTestApp, TEST_KEY, type TestApp } from '../../../test/support/test-app.js';
 import { openTestDatabase } from '../../../test/support/databases.js';
+import { createGuardRedisConnection } from '../../broker/redis-connection.js';
 
 let ipCounter = 1;
 const freshIp = () => `10.0.${Math.floor(ipCounter / 250)}.${(ipCounter++ % 250) + 1}`;
@@ -291,6 +292,26 @@ describe.runIf(redisAvailable)('shared state on Redis', () => {
       await one.close();
       await two.close();
       await database.close();
+    }
+  });
+});
+
+describe('guard store unreachable', () => {
+  it('fails open at once: the API answers quickly and a wrong key is still refused', async () => {
+    // Nothing listens on port 1: every command fails while ioredis keeps reconnecting.
+    const redis = createGuardRedisConnection('redis://127.0.0.1:1');
+    redis.on('error', () => {});
+    const t = await createTestApp({ redis, env: { RATE_LIMIT_MAX: '100' } });
+    try {
+      const started = performance.now();
+      const ok = await t.app.inject({ method: 'GET', url: '/api/apps', headers: { 'x-api-key': TEST_KEY } });
+      const wrong = await t.app.inject({ method: 'GET', url: '/api/apps', headers: { 'x-api-key': 'bad' } });
+      expect(ok.statusCode).toBe(200);
+      expect(wrong.statusCode).toBe(401);
+      expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      await t.close();
+      redis.disconnect();
     }
   });
 });
