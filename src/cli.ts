@@ -45,7 +45,14 @@ async function serve(args: string[]): Promise<void> {
   } else if (config.apiKey.length < 32) {
     process.stderr.write('warning: API_SECURITY_KEY is shorter than 32 characters\n');
   }
-  const service = await startService(config);
+  let service;
+  try {
+    service = await startService(config);
+  } catch (error) {
+    // Some settings (push credentials) can only be checked once their files are read at start.
+    if (error instanceof ConfigError) fail(error.message, 78);
+    throw error;
+  }
   if (service.address)
     process.stdout.write(`dashboard ${config.roles.join(',')} listening on ${service.address}\n`);
   const shutdown = (signal: string) => {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { buildApp } from './app.js';
+import { buildApp, loggerOptions } from './app.js';
+import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import type { Broker } from './broker/broker.js';
 import { createBroker } from './broker/create-broker.js';
 import { createGuardRedisConnection } from './broker/redis-connection.js';
@@ -40,6 +41,9 @@ export async function startService(config: Config): Promise<RunningService> {
 
   // One Prometheus registry per process, shared by the API's /metrics and the report worker.
   const metrics = createMetrics();
+  const processLog = pino(loggerOptions(config) as object);
+  // One notifications module (storage + push sender) per process, shared by the API and worker.
+  const notifications = createNotificationsModule({ config, db: database.db, log: processLog });
 
   let app: FastifyInstance | undefined;
   let address: string | undefined;
@@ -48,6 +52,7 @@ export async function startService(config: Config): Promise<RunningService> {
       database,
       broker,
       metrics,
+      notifications,
       // /health probes the broker itself (broker.ping), which answers at once while Redis is down.
       ...(redis ? { redis } : {}),
     });
@@ -59,7 +64,7 @@ export async function startService(config: Config): Promise<RunningService> {
     ? createManualRunPollerFor(
         config,
         database.db,
-        app?.log ?? pino({ level: config.logLevel }).child({ role: 'worker' }),
+        app?.log ?? processLog.child({ role: 'worker' }),
         // With several workers, the one that claims a tick polls in it.
         (key, ttlMs) => broker.claimOnce(key, ttlMs),
       )
@@ -72,8 +77,9 @@ export async function startService(config: Config): Promise<RunningService> {
         config,
         db: database.db,
         broker,
-        log: app?.log ?? pino({ level: config.logLevel }).child({ role: 'worker' }),
+        log: app?.log ?? processLog.child({ role: 'worker' }),
         metrics,
+        notifications,
       })
     : undefined;
 
@@ -86,7 +92,7 @@ export async function startService(config: Config): Promise<RunningService> {
         broker,
         ...(redis ? { redis } : {}),
         apiBaseUrl: app ? ownBaseUrl(app, config) : config.apiBaseUrl,
-        logger: app?.log ?? pino({ level: config.logLevel }).child({ role: 'scheduler' }),
+        logger: app?.log ?? processLog.child({ role: 'scheduler' }),
       })
     : undefined;
 
@@ -101,6 +107,7 @@ export async function startService(config: Config): Promise<RunningService> {
         await reportWorker?.stop();
         await manualRunPoller?.stop();
         await app?.close();
+        await notifications.drain();
         await broker.close();
         redis?.disconnect();
         await database.close();

@@ -3,7 +3,10 @@ import type { Config } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import type { Metrics } from '../http/metrics.js';
 import { createCypressClient } from '../integrations/cypress/cypress-client.js';
-import { createNotificationsModule } from '../modules/notifications/notifications.module.js';
+import {
+  createNotificationsModule,
+  type NotificationsModule,
+} from '../modules/notifications/notifications.module.js';
 import { createReportsRepository } from '../modules/reports/reports.repository.js';
 import { createReportProcessor } from './report-processor.js';
 
@@ -22,9 +25,11 @@ export async function startReportWorker(deps: {
   broker: Broker;
   log: Log;
   metrics?: Metrics;
+  /** The process's notifications module, shared with its API role so push is set up once. */
+  notifications?: NotificationsModule;
 }) {
   const { config, db, broker, log } = deps;
-  const notifications = createNotificationsModule({ config, db, log });
+  const notifications = deps.notifications ?? createNotificationsModule({ config, db, log });
   if (!config.cypress.apiKey) {
     log.warn(
       {},
@@ -72,7 +77,8 @@ export async function startReportWorker(deps: {
       stopped = true;
       clearTimeout(retryTimer);
       await processor.stop(graceMs);
-      await notifications.drain();
+      // A shared module is drained by its owner (the server) after every role has stopped.
+      if (!deps.notifications) await notifications.drain();
     },
   };
 }

@@ -39,7 +39,8 @@ describe('embedded default over real HTTP', () => {
   });
 });
 
-function runCli(args: string[], env: Record<string, string>, untilOutput?: RegExp) {
+/** Runs the CLI; with `untilOutput`, stops it `graceMs` after that output appears. */
+function runCli(args: string[], env: Record<string, string>, untilOutput?: RegExp, graceMs = 0) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
@@ -49,7 +50,7 @@ function runCli(args: string[], env: Record<string, string>, untilOutput?: RegEx
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      if (untilOutput?.test(stdout)) child.kill('SIGTERM');
+      if (untilOutput?.test(stdout)) setTimeout(() => child.kill('SIGTERM'), graceMs);
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
@@ -73,6 +74,35 @@ describe('dashboard CLI', () => {
     });
     expect(res.code).not.toBe(0);
     expect(res.stderr).toContain('BRUTE_FORCE_WINDOW_MS');
+  });
+
+  it('stops boot naming the variable when push credentials are unusable', async () => {
+    const res = await runCli(['serve'], {
+      API_SECURITY_KEY: TEST_KEY,
+      FCM_SERVICE_ACCOUNT_JSON: '{not json',
+      DATABASE_URL: `sqlite:${join(dir, 'fcm.sqlite')}`,
+      PORT: '0',
+    });
+    expect(res.code).toBe(78);
+    expect(res.stderr).toContain('FCM_SERVICE_ACCOUNT_JSON');
+    expect(res.stderr).not.toContain('    at ');
+  });
+
+  it('runs every role in one process with one push setup, logged once', async () => {
+    const res = await runCli(
+      ['serve'],
+      {
+        API_SECURITY_KEY: TEST_KEY,
+        LOG_LEVEL: 'info',
+        DATABASE_URL: `sqlite:${join(dir, 'all.sqlite')}`,
+        PORT: '0',
+        HOST: '127.0.0.1',
+      },
+      /listening on/,
+      2000,
+    );
+    expect(res.stdout).toContain('dashboard api,worker,scheduler listening on');
+    expect(res.stdout.match(/Push delivery is off/g) ?? []).toHaveLength(1);
   });
 
   it('prints a generated key once when none is configured, and serves with it', async () => {
