@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ExternalServiceError } from '../../src/http/errors.js';
-import { createCypressClient, specDetailsUrl } from '../../src/integrations/cypress/cypress-client.js';
+import { ExternalServiceError } from '../../http/errors.js';
+import { createCypressClient, specDetailsUrl } from './cypress-client.js';
 import {
   type FakeCypress,
   type FakeSpecRow,
   startFakeCypress,
-} from '../../src/integrations/cypress/fake-cypress.js';
+} from './fake-cypress.js';
 
 const KEY = 'cy-key';
 const QUERY = { startDate: '2025-03-01', endDate: '2025-03-15', projects: ['web', 'api'] };
