@@ -1,4 +1,3 @@
-/* global process, URL, fetch */
 // Report pipeline benchmarks, called by bench/run.mjs on the built code (dist/):
 //   1. aggregation throughput (rows/s) of the pure fold, in memory;
 //   2. a generated answer of BENCH_REPORT_MB (default 200) MB streamed from the fake Cypress

@@ -145,7 +145,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const notifications = deps.notifications ?? createNotificationsModule({ config, db, log: app.log });
   // API processes consume `notification:create`; claimOnce makes one of them act per message.
   const stopConsuming = deps.broker
-    ? await consumeNotificationMessages({ broker: deps.broker, create: notifications.service.create, log: app.log })
+    ? await consumeNotificationMessages({
+        broker: deps.broker,
+        create: (input) => notifications.service.create(input),
+        log: app.log,
+      })
     : undefined;
   app.addHook('onClose', async () => {
     await stopConsuming?.();
