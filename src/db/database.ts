@@ -22,13 +22,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     config.dialect === 'sqlite'
       ? new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(config.filename) }) })
       : new Kysely<Database>({
-          dialect: new PostgresDialect({
-            pool: new pg.Pool({
-              connectionString: config.connectionString,
-              max: 10,
-              connectionTimeoutMillis: 5000,
-            }),
-          }),
+          dialect: new PostgresDialect({ pool: openPostgresPool(config.connectionString) }),
         });
   return {
     db,
@@ -40,6 +34,15 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       await db.destroy();
     },
   };
+}
+
+function openPostgresPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
+  // An idle pooled connection that the server ends (restart, failover, admin command) is reported
+  // on the pool; unhandled, that event would crash the process. The pool drops the connection and
+  // the next query opens a new one, while queries in flight still fail and are answered as errors.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 function openSqlite(filename: string): SqliteDatabase.Database {

@@ -1,0 +1,29 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/support/databases.js';
+import { postgresAvailable, TEST_POSTGRES_URL } from '../../test/support/services.js';
+import { migrateToLatest, openDatabase } from './database.js';
+
+describe.runIf(postgresAvailable)('PostgreSQL connection pool', () => {
+  it('survives the server ending an idle connection and reconnects for the next query', async () => {
+    const testDb = await createTestDatabase('postgres');
+    const handle = openDatabase(testDb.config);
+    try {
+      await migrateToLatest(handle.db);
+      await handle.ping();
+      const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await admin.connect();
+      const name = new URL(testDb.url).pathname.slice(1);
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [name],
+      );
+      await admin.end();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await expect(handle.ping()).resolves.toBeUndefined();
+    } finally {
+      await handle.close();
+      await testDb.drop();
+    }
+  });
+});
