@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { type FakeFaults, listenOnLoopback, noFaults, sendJson } from '../fake-http.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 /**
  * A CircleCI API v2 server for tests, on 127.0.0.1: pipeline trigger
@@ -17,7 +17,7 @@ export interface FakePipeline {
   workflows: string[];
 }
 
-export interface FakeCircleCi {
+export interface FakeCircleCi extends FakeFaults {
   readonly url: string;
   readonly pipelines: FakePipeline[];
   readonly requests: { method: string; path: string; headers: IncomingMessage['headers']; status: number }[];
@@ -26,21 +26,14 @@ export interface FakeCircleCi {
   /** Sets the workflow statuses of a pipeline (`[]` = none yet). */
   setWorkflows(pipelineId: string, statuses: string[]): void;
   workflowPageSize: number;
-  hang: boolean;
-  failWith: number | undefined;
   close(): Promise<void>;
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json;charset=utf-8' });
-  res.end(JSON.stringify(body));
 }
 
 export async function startFakeCircleCi(token: string): Promise<FakeCircleCi> {
   const projects = new Set<string>();
   const pipelines: FakePipeline[] = [];
   const requests: FakeCircleCi['requests'] = [];
-  const state = { workflowPageSize: 2, hang: false, failWith: undefined as number | undefined };
+  const state = { workflowPageSize: 2, ...noFaults() };
   let nextNumber = 100;
 
   const handle = (req: IncomingMessage, res: ServerResponse, url: URL, raw: string): number | undefined => {
@@ -136,11 +129,11 @@ export async function startFakeCircleCi(token: string): Promise<FakeCircleCi> {
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, close } = await listenOnLoopback(server);
 
-  return {
-    url: `http://127.0.0.1:${port}`,
+  // The state object itself is returned, so tests switch faults and settings by assignment.
+  return Object.assign(state, {
+    url: origin,
     pipelines,
     requests,
     addProject: (slug) => void projects.add(slug),
@@ -150,27 +143,6 @@ export async function startFakeCircleCi(token: string): Promise<FakeCircleCi> {
       pipeline.workflows = statuses;
       if (statuses.length > 0) pipeline.state = 'created';
     },
-    get workflowPageSize() {
-      return state.workflowPageSize;
-    },
-    set workflowPageSize(value: number) {
-      state.workflowPageSize = value;
-    },
-    get hang() {
-      return state.hang;
-    },
-    set hang(value: boolean) {
-      state.hang = value;
-    },
-    get failWith() {
-      return state.failWith;
-    },
-    set failWith(value: number | undefined) {
-      state.failWith = value;
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+    close,
+  } satisfies Omit<FakeCircleCi, keyof typeof state>);
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { type FakeFaults, listenOnLoopback, noFaults } from '../fake-http.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 /**
  * A GitHub REST server for tests, speaking the real protocol over HTTP on 127.0.0.1: the
@@ -23,16 +23,12 @@ export interface RecordedRequest {
   status: number;
 }
 
-export interface FakeGitHub {
+export interface FakeGitHub extends FakeFaults {
   /** Base URL to use as `GITHUB_URL`. */
   readonly url: string;
   readonly requests: RecordedRequest[];
   setPull(owner: string, repo: string, pull: Record<string, unknown>): void;
   removePull(owner: string, repo: string, number: number): void;
-  /** Requests are accepted and never answered (time-out tests). */
-  hang: boolean;
-  /** Every pull-request request answers this status with a GitHub error body. */
-  failWith: number | undefined;
   rateLimitRemaining: number;
   close(): Promise<void>;
 }
@@ -103,8 +99,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const resetAt = Math.floor(Date.now() / 1000) + 3600;
 
   const state = {
-    hang: false,
-    failWith: undefined as number | undefined,
+    ...noFaults(),
     rateLimitRemaining: limit,
   };
 
@@ -191,35 +186,14 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, close } = await listenOnLoopback(server);
 
-  return {
-    url: `http://127.0.0.1:${port}${prefix}`,
+  // The state object itself is returned, so tests switch faults and settings by assignment.
+  return Object.assign(state, {
+    url: `${origin}${prefix}`,
     requests,
     setPull: (owner, repo, pull) => void pulls.set(`${owner}/${repo}/${Number(pull.number)}`, pull),
     removePull: (owner, repo, number) => void pulls.delete(`${owner}/${repo}/${number}`),
-    get hang() {
-      return state.hang;
-    },
-    set hang(value: boolean) {
-      state.hang = value;
-    },
-    get failWith() {
-      return state.failWith;
-    },
-    set failWith(value: number | undefined) {
-      state.failWith = value;
-    },
-    get rateLimitRemaining() {
-      return state.rateLimitRemaining;
-    },
-    set rateLimitRemaining(value: number) {
-      state.rateLimitRemaining = value;
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+    close,
+  } satisfies Omit<FakeGitHub, keyof typeof state>);
 }

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type FakeFaults, listenOnLoopback, noFaults, sendJson } from '../fake-http.js';
 import type { JiraIssue } from './jira-client.js';
 
 /**
@@ -7,7 +7,7 @@ import type { JiraIssue } from './jira-client.js';
  * authentication, `fields`, `maxResults` capped by a server page size, opaque `nextPageToken`
  * paging with `isLast`, and Jira's `{errorMessages, errors}` error bodies.
  */
-export interface FakeJira {
+export interface FakeJira extends FakeFaults {
   readonly url: string;
   readonly requests: {
     path: string;
@@ -19,8 +19,6 @@ export interface FakeJira {
   setIssues(jql: string, issues: JiraIssue[]): void;
   /** Largest page the server returns, whatever `maxResults` asks. */
   pageSize: number;
-  hang: boolean;
-  failWith: number | undefined;
   close(): Promise<void>;
 }
 
@@ -43,16 +41,11 @@ export function fakeJiraIssue(n: number, fields: Partial<JiraIssue['fields']> = 
   };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8' });
-  res.end(JSON.stringify(body));
-}
-
 export async function startFakeJira(credentials: { email: string; apiToken: string }): Promise<FakeJira> {
   const expected = `Basic ${Buffer.from(`${credentials.email}:${credentials.apiToken}`).toString('base64')}`;
   const results = new Map<string, JiraIssue[]>();
   const requests: FakeJira['requests'] = [];
-  const state = { pageSize: 50, hang: false, failWith: undefined as number | undefined };
+  const state = { pageSize: 50, ...noFaults() };
 
   const handle = (req: IncomingMessage, res: ServerResponse, url: URL): number | undefined => {
     if (state.hang) return undefined;
@@ -116,34 +109,13 @@ export async function startFakeJira(credentials: { email: string; apiToken: stri
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { origin, close } = await listenOnLoopback(server);
 
-  return {
-    url: `http://127.0.0.1:${port}`,
+  // The state object itself is returned, so tests switch faults and settings by assignment.
+  return Object.assign(state, {
+    url: origin,
     requests,
     setIssues: (jql, issues) => void results.set(jql, issues),
-    get pageSize() {
-      return state.pageSize;
-    },
-    set pageSize(value: number) {
-      state.pageSize = value;
-    },
-    get hang() {
-      return state.hang;
-    },
-    set hang(value: boolean) {
-      state.hang = value;
-    },
-    get failWith() {
-      return state.failWith;
-    },
-    set failWith(value: number | undefined) {
-      state.failWith = value;
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+    close,
+  } satisfies Omit<FakeJira, keyof typeof state>);
 }
