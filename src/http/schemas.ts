@@ -22,6 +22,13 @@ export function OrNull<T extends TSchema>(schema: T) {
     : Type.Union([schema, Type.Null()]);
 }
 
+/**
+ * A string from a fixed list, as a plain `enum` (a union of literals would serialise through
+ * `anyOf`, which makes the serialiser validate each value with ajv).
+ */
+export const StringEnum = <const T extends readonly string[]>(values: T) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
+
 /** Path id: a positive integer written in decimal; anything else is 400 INVALID_ID. */
 export const IdParam = Type.String({ pattern: '^[1-9][0-9]{0,15}$', [ERROR_CODE_KEYWORD]: 'INVALID_ID' });
 export const IdParams = Type.Object({ id: IdParam });

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { StringEnum } from '../../http/schemas.js';
 import { VERSION } from '../../shared/version.js';
 
 export interface HealthProbe {
@@ -10,11 +11,11 @@ export interface HealthProbe {
 const PROBE_TIMEOUT_MS = 2000;
 
 const Check = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('down')]),
+  status: StringEnum(['ok', 'down']),
   latencyMs: Type.Number(),
 });
 const Health = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),
+  status: StringEnum(['ok', 'degraded', 'down']),
   version: Type.String(),
   uptime: Type.Number({ description: 'seconds since the process started' }),
   timestamp: Type.String(),
