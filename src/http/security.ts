@@ -37,9 +37,7 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
-      headers[name.toLowerCase()] = Array.isArray(value)
-        ? value.join(', ')
-        : String(value);
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
     },
     removeHeader: (name: string) => {
       delete headers[name.toLowerCase()];
