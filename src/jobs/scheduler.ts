@@ -2,6 +2,7 @@ import { Cron } from 'croner';
 import type { JobDefinition } from './jobs.js';
 import type { JobLogger, JobRunner } from './job-runner.js';
 import type { TickLock } from './tick-lock.js';
+import { settleWithin } from '../shared/settle.js';
 
 export interface SchedulerLogger extends JobLogger {
   warn(object: object, message: string): void;
@@ -163,14 +164,7 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
       clearTimeout(refreshTimer);
       for (const { cron } of crons.values()) cron.stop();
       crons.clear();
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...inFlight]),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, graceMs);
-        }),
-      ]);
-      clearTimeout(timer);
+      await settleWithin(inFlight, graceMs);
     },
   };
 }

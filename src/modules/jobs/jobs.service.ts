@@ -11,6 +11,7 @@ import {
   type JobRun,
   type JobStatus,
 } from './jobs.schema.js';
+import { settleWithin } from '../../shared/settle.js';
 
 export function toJobRun(row: JobRunRow): JobRun {
   return {
@@ -77,14 +78,7 @@ export function createJobsService(deps: {
 
     /** Waits for the runs started here to end (shutdown), at most `graceMs`. */
     async drain(graceMs = 30_000): Promise<void> {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        Promise.allSettled([...inFlight]),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, graceMs);
-        }),
-      ]);
-      clearTimeout(timer);
+      await settleWithin(inFlight, graceMs);
     },
   };
 }
