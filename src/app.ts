@@ -10,14 +10,14 @@ import {
   createMemoryAttemptStore,
   createRedisAttemptStore,
 } from './http/auth/attempt-store.js';
-import { registerAuthGuard } from './http/auth/auth-guard.js';
+import { createAuthGuard } from './http/auth/auth-guard.js';
 import { BODY_LIMIT_BYTES, registerBodyParsing } from './http/body-parsing.js';
-import { registerErrorHandling } from './http/error-handler.js';
-import { registerOpenApi } from './http/openapi.js';
+import { registerErrorHandling, sendRouteNotFound } from './http/error-handler.js';
+import { docsRoutes, registerOpenApi } from './http/openapi.js';
 import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
 import { registerRateLimit, registerSecurityHeaders } from './http/security.js';
 import { compileValidator } from './http/validation.js';
-import { webRoutes } from './http/web.js';
+import { registerWebUi } from './http/web.js';
 import { ApplicationDetails } from './modules/apps/apps.schema.js';
 import { createAppsRepository } from './modules/apps/apps.repository.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
@@ -49,12 +49,26 @@ import { pushRoutes } from './modules/push/push.routes.js';
 import { createTodosRepository } from './modules/todos/todos.repository.js';
 import { todosRoutes } from './modules/todos/todos.routes.js';
 import { createInProcessBroker } from './broker/in-process-broker.js';
-import { createMetrics, type Metrics, registerMetrics } from './http/metrics.js';
+import { createMetrics, type Metrics, metricsRoutes, observeHttpDurations } from './http/metrics.js';
 import { createReportsRepository } from './modules/reports/reports.repository.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportDetail, ReportSummary } from './modules/reports/reports.schema.js';
 import { createReportsService } from './modules/reports/reports.service.js';
 import { createTodosService } from './modules/todos/todos.service.js';
+
+/** A method and path the router answers, and whether it is public (no key needed). */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, in every scope (inspected by the security tests). */
+    readonly registeredRoutes: readonly RegisteredRoute[];
+  }
+}
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -101,9 +115,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       return typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     },
     ajv: { customOptions: {} },
-    routerOptions: { ignoreTrailingSlash: true },
+    // `//api/apps` is routed as `/api/apps` (and so guarded as such) instead of falling through.
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      registeredRoutes.push({ method, url: route.url, public: route.config?.public === true });
+    }
+  });
   app.setValidatorCompiler(compileValidator);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
@@ -123,8 +145,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     ? createRedisAttemptStore(deps.redis, policy)
     : createMemoryAttemptStore(policy);
   app.addHook('onClose', async () => attemptStore.close());
-  const guard = registerAuthGuard(app, config, attemptStore);
-  await registerRateLimit(app, config, deps.redis);
+  const guard = createAuthGuard(config, attemptStore);
 
   app.addSchema(ErrorEnvelopeSchema);
   app.addSchema(UnauthorizedSchema);
@@ -161,36 +182,64 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   if (!deps.broker) app.addHook('onClose', async () => reportBroker.close());
   const metrics = deps.metrics ?? createMetrics();
   metrics.watchQueue(reportBroker);
-  await registerMetrics(app, { apiKey: config.apiKey, metrics });
+  observeHttpDurations(app, metrics);
 
   await app.register(healthRoutes, {
     database: () => deps.database.ping(),
     broker: deps.brokerProbe ?? (() => reportBroker.ping()),
   });
-  await app.register(authRoutes, { guard });
-  await app.register(appsRoutes, {
-    service: createAppsService({ appsRepository, onAppChange: notifications.onAppChange }),
-  });
-  await app.register(todosRoutes, { service: createTodosService({ todosRepository }) });
-  await app.register(jobsRoutes, createJobsModule(config, { app, db, broker: deps.broker, jobs: deps.jobs }));
-  await app.register(notificationsRoutes, { service: notifications.service });
-  await app.register(pushRoutes, { service: notifications.pushService });
+  // Every /api route lives in this one encapsulated scope. Its hooks (the key guard, then the
+  // rate limiter) run for each route the router puts here, whatever spelling of the path got it
+  // there (percent-encoding, absolute-form request lines, a trailing slash), and its not-found
+  // handler answers unknown /api paths only after the same checks.
   await app.register(
-    pullRequestsRoutes,
-    createPullRequestsModule({ config, db, log: app.log, notify: notifications.sink }),
+    async (api) => {
+      api.addHook('onRequest', guard.protect());
+      await registerRateLimit(api, config, deps.redis);
+      api.setNotFoundHandler(sendRouteNotFound);
+      await api.register(authRoutes, { guard });
+      await api.register(appsRoutes, {
+        service: createAppsService({ appsRepository, onAppChange: notifications.onAppChange }),
+      });
+      await api.register(todosRoutes, { service: createTodosService({ todosRepository }) });
+      await api.register(
+        jobsRoutes,
+        createJobsModule(config, { app, db, broker: deps.broker, jobs: deps.jobs }),
+      );
+      await api.register(notificationsRoutes, { service: notifications.service });
+      await api.register(pushRoutes, { service: notifications.pushService });
+      await api.register(
+        pullRequestsRoutes,
+        createPullRequestsModule({ config, db, log: app.log, notify: notifications.sink }),
+      );
+      await api.register(trackerRoutes, createTrackerModule(config, app.log));
+      await api.register(manualRunsRoutes, createManualRunsModule(config, db, app.log));
+      await api.register(reportsRoutes, {
+        service: createReportsService({
+          reportsRepository: createReportsRepository(db),
+          appsRepository,
+          broker: reportBroker,
+          staleMs: config.reports.staleMs,
+        }),
+      });
+    },
+    { prefix: '/api' },
   );
-  await app.register(trackerRoutes, createTrackerModule(config, app.log));
-  await app.register(manualRunsRoutes, createManualRunsModule(config, db, app.log));
-  await app.register(reportsRoutes, {
-    service: createReportsService({
-      reportsRepository: createReportsRepository(db),
-      appsRepository,
-      broker: reportBroker,
-      staleMs: config.reports.staleMs,
-    }),
+
+  // Operator endpoints take the same key (also as a Bearer token or Basic password, so a
+  // Prometheus scraper and a browser can present it) and the same brute-force block.
+  await app.register(async (operator) => {
+    operator.addHook('onRequest', guard.protect({ bearer: true, basicRealm: 'Dashboard' }));
+    await operator.register(metricsRoutes, { metrics });
+    await operator.register(docsRoutes);
   });
-  // The browser UI (web/dist), served from the same process; never shadows /api or the docs.
-  await app.register(webRoutes, {});
+
+  // The browser UI (web/dist), served from the same process. Unknown paths outside the scopes
+  // above end here: a blocked address is refused, others get the page or the 404 envelope.
+  await registerWebUi(app, {
+    otherwise: async (request, reply) =>
+      (await guard.refuseIfBlocked(request, reply)) ?? sendRouteNotFound(request, reply),
+  });
 
   return app;
 }

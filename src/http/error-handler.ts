@@ -109,9 +109,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     return reply.status(error.statusCode).send(buildEnvelope(error, request));
   });
+}
 
-  app.setNotFoundHandler((request, reply) => {
-    const error = new NotFoundError(`Route ${request.method} ${request.url.split('?')[0]} not found`);
-    return reply.status(404).send(buildEnvelope(error, request));
-  });
+/** The 404 envelope of an unknown route; each scope that sets a not-found handler uses it. */
+export function sendRouteNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const error = new NotFoundError(`Route ${request.method} ${request.url.split('?')[0]} not found`);
+  return reply.status(404).send(buildEnvelope(error, request));
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Broker, QueueStats } from '../broker/broker.js';
-import { createKeyMatcher } from './auth/api-key.js';
 
 export type ReportOutcome = 'ready' | 'retry' | 'failed' | 'invalid';
 
@@ -97,29 +96,21 @@ export function createMetrics(): Metrics {
   };
 }
 
-/**
- * `GET /metrics` (Prometheus text). It lives outside /api, so the API key guard does not cover it:
- * the key is checked here, as `x-api-key` or `Authorization: Bearer <key>` (decisions §3).
- */
-export async function registerMetrics(app: FastifyInstance, options: { apiKey: string; metrics: Metrics }) {
-  const { metrics } = options;
-  const matches = createKeyMatcher(options.apiKey);
-
+/** HTTP durations by route pattern (not the raw URL, which keeps label cardinality bounded). */
+export function observeHttpDurations(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', async (request, reply) => {
-    // The route pattern (not the raw URL) keeps label cardinality bounded.
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeHttp(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
+}
 
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    const header = request.headers['x-api-key'];
-    const bearer = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    const presented = typeof header === 'string' ? header : bearer;
-    if (presented === undefined || !matches(presented)) {
-      return reply
-        .status(401)
-        .send({ success: false, error: 'Invalid or missing API key', code: 'UNAUTHORIZED' });
-    }
+/**
+ * `GET /metrics` (Prometheus text). Registered inside a scope whose hook checks the key (as
+ * `x-api-key`, `Authorization: Bearer` or Basic), so the handler itself never sees a stranger.
+ */
+export async function metricsRoutes(app: FastifyInstance, options: { metrics: Metrics }) {
+  const { metrics } = options;
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     const body = await metrics.registry.metrics();
     return reply.header('content-type', metrics.registry.contentType).send(body);
   });

@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { VERSION } from '../shared/version.js';
 
-/** OpenAPI 3.1 generated from the route schemas, served as JSON and as interactive docs. */
+/** OpenAPI 3.1 generated from the route schemas, served as JSON. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -25,6 +25,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false });
+  // The document is the committed openapi.json: public, like the repository that holds it.
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** The interactive docs at `/docs`; registered inside a key-protected scope by the app. */
+export async function docsRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false });
 }

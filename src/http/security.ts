@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Redis } from 'ioredis';
 import type { Config, RouteRateLimit } from '../config/config.js';
-import { isApiPath } from './auth/auth-guard.js';
 import { TooManyRequestsError } from './errors.js';
 
 const HELMET_OPTIONS: HelmetOptions = {
@@ -69,9 +68,13 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
   });
 }
 
-/** The general per-IP limit on `/api`, with per-route overrides from configuration. */
+/**
+ * The general per-IP limit with per-route overrides from configuration. Registered inside the
+ * `/api` scope, it covers exactly the routes of that scope (the plugin hooks every route added
+ * to the scope after it), so no URL matching decides what is limited.
+ */
 export async function registerRateLimit(
-  app: FastifyInstance,
+  scope: FastifyInstance,
   config: Config,
   redis: Redis | undefined,
 ): Promise<void> {
@@ -79,13 +82,12 @@ export async function registerRateLimit(
   const overrideFor = (request: FastifyRequest): RouteRateLimit | undefined =>
     config.rateLimit.routes[`${request.method} ${request.routeOptions.url ?? ''}`];
 
-  await app.register(rateLimit, {
+  await scope.register(rateLimit, {
     global: true,
     hook: 'onRequest',
     ...(redis ? { redis } : {}),
     nameSpace: 'dashboard:ratelimit:',
     skipOnError: true,
-    allowList: (request) => request.method === 'OPTIONS' || !isApiPath(request.url),
     keyGenerator: (request) => {
       const override = overrideFor(request);
       return override ? `${request.ip}|${request.method} ${request.routeOptions.url ?? ''}` : request.ip;

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/test-app.js';
 import { registerErrorHandling } from './error-handler.js';
-import { webRoutes } from './web.js';
+import { registerWebUi } from './web.js';
 
 const HTML = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
 
 async function uiServer(root: string): Promise<FastifyInstance> {
   const app = Fastify({ logger: false });
   registerErrorHandling(app);
-  await app.register(webRoutes, { root });
+  await registerWebUi(app, { root });
   await app.ready();
   return app;
 }

@@ -3,13 +3,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sendRouteNotFound } from './error-handler.js';
 
 export interface WebOptions {
   /** Folder holding the built UI (`index.html` + `assets/`); defaults to `<repo>/web/dist`. */
   root?: string;
+  /** Answers what is neither an asset nor an HTML navigation (default: the 404 envelope). */
+  otherwise?: (request: FastifyRequest, reply: FastifyReply) => FastifyReply | Promise<FastifyReply>;
 }
 
-/** Paths owned by the server itself: the UI never answers for them, even with `Accept: text/html`. */
+/**
+ * Paths owned by the server: an HTML navigation there gets the 404 envelope, not the page. This
+ * is presentation only; no access decision depends on it (protected routes are answered by their
+ * own scopes before any not-found handling).
+ */
 const RESERVED_PREFIXES = ['/api', '/health', '/docs', '/openapi.json', '/metrics'];
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -50,10 +57,12 @@ function wantsHtml(request: FastifyRequest): boolean {
 
 /**
  * Serves the single-page UI from the same process: hashed assets with a year-long immutable cache,
- * `index.html` (never cached) at `/` and for any other HTML navigation outside the server's own paths,
- * so that deep links such as `/apps` survive a reload. Everything else falls through to the 404 envelope.
+ * `index.html` (never cached) at `/`, and, as the root not-found handler, the page again for any
+ * other HTML navigation outside the server's own paths, so that deep links such as `/apps`
+ * survive a reload. A not-found handler (rather than a `/*` route) never competes with the
+ * routes and not-found handlers of the protected scopes. Must be called on the root instance.
  */
-export async function webRoutes(app: FastifyInstance, options: WebOptions): Promise<void> {
+export async function registerWebUi(app: FastifyInstance, options: WebOptions = {}): Promise<void> {
   const root = options.root ?? defaultWebRoot();
   const indexPath = join(root, 'index.html');
   // Read per request when the build is missing so a later `npm run build:web` needs no restart.
@@ -62,6 +71,7 @@ export async function webRoutes(app: FastifyInstance, options: WebOptions): Prom
     if (indexHtml === undefined && existsSync(indexPath)) indexHtml = readFileSync(indexPath, 'utf8');
     return indexHtml;
   };
+  const otherwise = options.otherwise ?? sendRouteNotFound;
 
   await app.register(fastifyStatic, {
     root: join(root, 'assets'),
@@ -84,11 +94,10 @@ export async function webRoutes(app: FastifyInstance, options: WebOptions): Prom
   };
 
   app.get('/', { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?', 1)[0] ?? '';
-    if (isReserved(path) || path.startsWith('/assets/') || !wantsHtml(request)) {
-      return reply.callNotFound();
-    }
-    return sendIndex(reply);
+    const navigation = (request.method === 'GET' || request.method === 'HEAD') && wantsHtml(request);
+    if (navigation && !isReserved(path) && !path.startsWith('/assets/')) return sendIndex(reply);
+    return otherwise(request, reply);
   });
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generateOpenApiDocument } from '../../scripts/openapi-document.js';
-import { createTestApp } from '../support/test-app.js';
+import { createTestApp, TEST_KEY } from '../support/test-app.js';
 
 describe('OpenAPI document', () => {
   it('matches the committed openapi.json (run `npm run openapi` after changing a route)', async () => {
@@ -9,7 +9,7 @@ describe('OpenAPI document', () => {
     expect(JSON.parse(committed)).toEqual(JSON.parse(await generateOpenApiDocument()));
   });
 
-  it('is OpenAPI 3.1, served at /openapi.json with docs at /docs', async () => {
+  it('is OpenAPI 3.1, served at /openapi.json with key-protected docs at /docs', async () => {
     const t = await createTestApp();
     try {
       const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
@@ -30,9 +30,16 @@ describe('OpenAPI document', () => {
         in: 'header',
         name: 'x-api-key',
       });
-      const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
-      expect(docs.statusCode).toBe(200);
-      expect(docs.headers['content-type']).toContain('text/html');
+      // A browser asked for the docs without the key gets a Basic challenge; the key is the password.
+      const challenged = await t.app.inject({ method: 'GET', url: '/docs/' });
+      expect(challenged.statusCode).toBe(401);
+      expect(challenged.headers['www-authenticate']).toMatch(/^Basic realm="Dashboard"/);
+      const basic = `Basic ${Buffer.from(`docs:${TEST_KEY}`).toString('base64')}`;
+      for (const headers of [{ authorization: basic }, { 'x-api-key': TEST_KEY }]) {
+        const docs = await t.app.inject({ method: 'GET', url: '/docs/', headers });
+        expect(docs.statusCode).toBe(200);
+        expect(docs.headers['content-type']).toContain('text/html');
+      }
     } finally {
       await t.close();
     }

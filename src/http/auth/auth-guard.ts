@@ -1,8 +1,18 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../config/config.js';
 import { createKeyMatcher } from './api-key.js';
 import type { AttemptStore } from './attempt-store.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers without a key (the key check itself). It still belongs to its protected
+     * scope, so a blocked address is refused there like everywhere else in the scope.
+     */
+    public?: boolean;
+  }
+}
 
 export const UNAUTHORIZED_BODY = {
   success: false,
@@ -10,17 +20,30 @@ export const UNAUTHORIZED_BODY = {
   code: 'UNAUTHORIZED',
 } as const;
 
-const PUBLIC_API_ROUTES = new Set(['POST /api/auth/validate']);
 const SLOWDOWN_STEP_MS = 500;
 const SLOWDOWN_CAP_MS = 5000;
 
-export function isApiPath(url: string): boolean {
-  const path = url.split('?', 1)[0] ?? '';
-  return path === '/api' || path.startsWith('/api/');
+/** Where a protected scope accepts the key besides the `x-api-key` header. */
+export interface KeySources {
+  /** `Authorization: Bearer <key>` (Prometheus scrapers). */
+  bearer?: boolean;
+  /**
+   * `Authorization: Basic …` with the key as password (or as user name when the password is
+   * empty), announced with a `WWW-Authenticate` challenge of this realm so a browser asks for it.
+   */
+  basicRealm?: string;
 }
 
 export interface AuthGuard {
   keyMatches(presented: string): boolean;
+  /**
+   * The `onRequest` hook of a protected scope: 429 while the address is blocked, then (unless the
+   * route is public) 401 without a usable key. It is registered on the scope, so it runs for
+   * exactly the routes the router sends there, whatever the spelling of the request's path.
+   */
+  protect(sources?: KeySources): onRequestAsyncHookHandler;
+  /** 429 while the address is blocked; resolves undefined (nothing sent) otherwise. */
+  refuseIfBlocked(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
   /**
    * Counts a failed attempt from the request's IP and answers it: 429 when this failure blocks
    * the IP, otherwise the caller's own failure reply (after the production slow-down).
@@ -33,11 +56,35 @@ export interface AuthGuard {
   clearFailures(request: FastifyRequest): Promise<void>;
 }
 
+/** The key a request presents through the sources a scope accepts; undefined when none. */
+function presentedKey(request: FastifyRequest, sources: KeySources): string | undefined {
+  const header = request.headers['x-api-key'];
+  if (typeof header === 'string' && header !== '') return header;
+  const authorization = request.headers.authorization ?? '';
+  if (sources.bearer) {
+    const bearer = /^Bearer\s+(\S.*)$/i.exec(authorization)?.[1];
+    if (bearer !== undefined) return bearer.trim();
+  }
+  if (sources.basicRealm !== undefined) {
+    const encoded = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization)?.[1];
+    if (encoded !== undefined) {
+      const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      const user = colon === -1 ? decoded : decoded.slice(0, colon);
+      const password = colon === -1 ? '' : decoded.slice(colon + 1);
+      const key = password !== '' ? password : user;
+      if (key !== '') return key;
+    }
+  }
+  return undefined;
+}
+
 /**
- * Key check and brute-force protection for every `/api` path (decisions §3). A missing header is a
- * plain 401 and is not counted; a wrong key is counted; the 4th failure inside the window blocks.
+ * Key check and brute-force protection (see docs/contract-notes.md, "Authentication"). A request
+ * without any key is a plain 401 and is not counted; a wrong key is counted; the failure after
+ * `BRUTE_FORCE_MAX_ATTEMPTS` inside the window blocks the address.
  */
-export function registerAuthGuard(app: FastifyInstance, config: Config, store: AttemptStore): AuthGuard {
+export function createAuthGuard(config: Config, store: AttemptStore): AuthGuard {
   const keyMatches = createKeyMatcher(config.apiKey);
   const { bruteForceMaxAttempts } = config.auth;
 
@@ -58,8 +105,38 @@ export function registerAuthGuard(app: FastifyInstance, config: Config, store: A
       });
   };
 
+  const sendUnauthorized = (reply: FastifyReply, sources: KeySources) => {
+    if (sources.basicRealm !== undefined) {
+      void reply.header('www-authenticate', `Basic realm="${sources.basicRealm}", charset="UTF-8"`);
+    }
+    return reply.status(401).send(UNAUTHORIZED_BODY);
+  };
+
   const guard: AuthGuard = {
     keyMatches,
+
+    async refuseIfBlocked(request, reply) {
+      const now = Date.now();
+      let blockedUntil: number | undefined;
+      try {
+        blockedUntil = await store.blockedUntil(request.ip, now);
+      } catch (err) {
+        request.log.warn({ err }, 'attempt store unavailable; block check skipped');
+      }
+      return blockedUntil === undefined ? undefined : sendBlocked(reply, blockedUntil, now);
+    },
+
+    protect(sources = {}) {
+      return async (request, reply) => {
+        if (await guard.refuseIfBlocked(request, reply)) return reply;
+        if (request.routeOptions.config.public === true) return;
+        const presented = presentedKey(request, sources);
+        if (presented === undefined) return sendUnauthorized(reply, sources);
+        if (keyMatches(presented)) return;
+        return guard.handleFailure(request, reply, () => sendUnauthorized(reply, sources));
+      };
+    },
+
     async handleFailure(request, reply, sendFailure) {
       const now = Date.now();
       let outcome;
@@ -79,6 +156,7 @@ export function registerAuthGuard(app: FastifyInstance, config: Config, store: A
       }
       return sendFailure();
     },
+
     async clearFailures(request) {
       try {
         await store.clear(request.ip);
@@ -87,28 +165,5 @@ export function registerAuthGuard(app: FastifyInstance, config: Config, store: A
       }
     },
   };
-
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'OPTIONS' || !isApiPath(request.url)) return;
-    const now = Date.now();
-    let blockedUntil: number | undefined;
-    try {
-      blockedUntil = await store.blockedUntil(request.ip, now);
-    } catch (err) {
-      request.log.warn({ err }, 'attempt store unavailable; block check skipped');
-    }
-    if (blockedUntil !== undefined) return sendBlocked(reply, blockedUntil, now);
-
-    const route = `${request.method} ${request.routeOptions.url ?? ''}`;
-    if (PUBLIC_API_ROUTES.has(route)) return;
-
-    const presented = request.headers['x-api-key'];
-    if (presented === undefined || presented === '') {
-      return reply.status(401).send(UNAUTHORIZED_BODY);
-    }
-    if (typeof presented === 'string' && keyMatches(presented)) return;
-    return guard.handleFailure(request, reply, () => reply.status(401).send(UNAUTHORIZED_BODY));
-  });
-
   return guard;
 }

@@ -16,7 +16,7 @@ const tags = ['Applications'];
 
 export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = async (app, { service }) => {
   app.get(
-    '/api/apps',
+    '/apps',
     {
       schema: {
         tags,
@@ -33,7 +33,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = a
   );
 
   app.get(
-    '/api/apps/:id',
+    '/apps/:id',
     {
       schema: {
         tags,
@@ -46,7 +46,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = a
   );
 
   app.post(
-    '/api/apps',
+    '/apps',
     {
       schema: {
         tags,
@@ -62,7 +62,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = a
   );
 
   app.put(
-    '/api/apps/:id',
+    '/apps/:id',
     {
       schema: {
         tags,
@@ -79,7 +79,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = a
   );
 
   app.delete(
-    '/api/apps/:id',
+    '/apps/:id',
     {
       schema: {
         tags,

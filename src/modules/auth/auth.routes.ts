@@ -8,11 +8,11 @@ const Blocked = Type.Object({ error: Type.String(), retryAfter: Type.Integer() }
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ guard: AuthGuard }> = async (app, { guard }) => {
   app.post(
-    '/api/auth/validate',
+    '/auth/validate',
     {
       // The body is documented but checked by the handler: every bad input answers in the
       // `{valid, message}` shape (and counts as a failed attempt) instead of the error envelope.
-      config: { ownsBodyValidation: true },
+      config: { ownsBodyValidation: true, public: true },
       validatorCompiler: () => () => true,
       schema: {
         tags: ['Authentication'],

@@ -7,7 +7,7 @@ const tags = ['Scheduled jobs'];
 
 export const jobsRoutes: FastifyPluginAsyncTypebox<{ service: JobsService }> = async (app, { service }) => {
   app.get(
-    '/api/jobs',
+    '/jobs',
     {
       schema: {
         tags,
@@ -19,7 +19,7 @@ export const jobsRoutes: FastifyPluginAsyncTypebox<{ service: JobsService }> = a
   );
 
   app.post(
-    '/api/jobs/:name/run',
+    '/jobs/:name/run',
     {
       schema: {
         tags,

@@ -16,7 +16,7 @@ export const manualRunsRoutes: FastifyPluginAsyncTypebox<{ service: ManualRunsSe
   { service },
 ) => {
   app.post(
-    '/api/e2e_manual_runs',
+    '/e2e_manual_runs',
     {
       schema: {
         tags,
@@ -30,7 +30,7 @@ export const manualRunsRoutes: FastifyPluginAsyncTypebox<{ service: ManualRunsSe
   );
 
   app.get(
-    '/api/e2e_manual_runs',
+    '/e2e_manual_runs',
     {
       schema: {
         tags,

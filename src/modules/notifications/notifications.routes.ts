@@ -21,7 +21,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ service: Notificat
   { service },
 ) => {
   app.get(
-    '/api/notifications',
+    '/notifications',
     {
       schema: {
         tags,
@@ -40,7 +40,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ service: Notificat
   );
 
   app.get(
-    '/api/notifications/:id',
+    '/notifications/:id',
     {
       schema: {
         tags,
@@ -53,7 +53,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ service: Notificat
   );
 
   app.post(
-    '/api/notifications',
+    '/notifications',
     {
       schema: {
         tags,
@@ -67,7 +67,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ service: Notificat
   );
 
   app.put(
-    '/api/notifications/:id',
+    '/notifications/:id',
     {
       schema: {
         tags,
@@ -86,7 +86,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ service: Notificat
   for (const method of ['PATCH', 'POST'] as const) {
     app.route({
       method,
-      url: '/api/notifications/:id/read',
+      url: '/notifications/:id/read',
       schema: {
         tags,
         summary: 'Mark a notification as read',
@@ -101,7 +101,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ service: Notificat
   }
 
   app.delete(
-    '/api/notifications/:id',
+    '/notifications/:id',
     {
       schema: {
         tags,

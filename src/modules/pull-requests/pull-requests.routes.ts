@@ -22,7 +22,7 @@ export const pullRequestsRoutes: FastifyPluginAsyncTypebox<{
   sync: PullRequestSync;
 }> = async (app, { service, sync }) => {
   app.get(
-    '/api/pull_requests',
+    '/pull_requests',
     {
       schema: {
         tags,
@@ -39,7 +39,7 @@ export const pullRequestsRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.post(
-    '/api/pull_requests/sync',
+    '/pull_requests/sync',
     {
       schema: {
         tags,
@@ -51,7 +51,7 @@ export const pullRequestsRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.get(
-    '/api/pull_requests/:id',
+    '/pull_requests/:id',
     {
       schema: {
         tags,
@@ -64,7 +64,7 @@ export const pullRequestsRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.post(
-    '/api/pull_requests',
+    '/pull_requests',
     {
       schema: {
         tags,
@@ -78,7 +78,7 @@ export const pullRequestsRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.put(
-    '/api/pull_requests/:id',
+    '/pull_requests/:id',
     {
       schema: {
         tags,
@@ -95,7 +95,7 @@ export const pullRequestsRoutes: FastifyPluginAsyncTypebox<{
   );
 
   app.delete(
-    '/api/pull_requests/:id',
+    '/pull_requests/:id',
     {
       schema: {
         tags,

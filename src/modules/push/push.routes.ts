@@ -24,12 +24,12 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ service: PushService }> = a
       },
     );
 
-  register('/api/push/register', 'Register a device token for push (idempotent; refreshes its last use)');
-  register('/api/push/register-token', 'Same as POST /api/push/register');
-  register('/api/fcm/register-token', 'Compatibility alias of POST /api/push/register', true);
+  register('/push/register', 'Register a device token for push (idempotent; refreshes its last use)');
+  register('/push/register-token', 'Same as POST /api/push/register');
+  register('/fcm/register-token', 'Compatibility alias of POST /api/push/register', true);
 
   app.post(
-    '/api/push/unregister',
+    '/push/unregister',
     {
       schema: {
         tags,

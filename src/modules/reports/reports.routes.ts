@@ -27,7 +27,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   { service },
 ) => {
   app.get(
-    '/api/e2e_run_report',
+    '/e2e_run_report',
     {
       schema: {
         tags,
@@ -44,7 +44,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   );
 
   app.get(
-    '/api/e2e_run_report/:summaryId/:appId',
+    '/e2e_run_report/:summaryId/:appId',
     {
       schema: {
         tags,
@@ -60,7 +60,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   );
 
   app.get(
-    '/api/e2e_reports',
+    '/e2e_reports',
     {
       schema: {
         tags,
@@ -85,7 +85,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   );
 
   app.get(
-    '/api/e2e_reports/trends',
+    '/e2e_reports/trends',
     {
       schema: {
         tags,
@@ -101,7 +101,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   );
 
   app.get(
-    '/api/e2e_reports/queue',
+    '/e2e_reports/queue',
     {
       schema: {
         tags,
@@ -113,7 +113,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   );
 
   app.get(
-    '/api/e2e_reports/dead_letter',
+    '/e2e_reports/dead_letter',
     {
       schema: {
         tags,
@@ -125,7 +125,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   );
 
   app.post(
-    '/api/e2e_reports/dead_letter/replay',
+    '/e2e_reports/dead_letter/replay',
     {
       schema: {
         tags,
@@ -144,7 +144,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   );
 
   app.get(
-    '/api/e2e_reports/:date',
+    '/e2e_reports/:date',
     {
       schema: {
         tags,
@@ -157,7 +157,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   );
 
   app.get(
-    '/api/e2e_reports/:date/details',
+    '/e2e_reports/:date/details',
     {
       schema: {
         tags,

@@ -19,7 +19,7 @@ const cleanBody = async (request: { body: unknown }) => cleanTodoInput(request.b
 
 export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> = async (app, { service }) => {
   app.get(
-    '/api/to_do_list',
+    '/to_do_list',
     {
       schema: {
         tags,
@@ -36,7 +36,7 @@ export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> =
   );
 
   app.delete(
-    '/api/to_do_list',
+    '/to_do_list',
     {
       schema: {
         tags,
@@ -56,7 +56,7 @@ export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> =
   );
 
   app.get(
-    '/api/to_do_list/:id',
+    '/to_do_list/:id',
     {
       schema: {
         tags,
@@ -69,7 +69,7 @@ export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> =
   );
 
   app.post(
-    '/api/to_do_list',
+    '/to_do_list',
     {
       preValidation: cleanBody,
       schema: {
@@ -84,7 +84,7 @@ export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> =
   );
 
   app.put(
-    '/api/to_do_list/:id',
+    '/to_do_list/:id',
     {
       preValidation: cleanBody,
       schema: {
@@ -102,7 +102,7 @@ export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> =
   );
 
   app.delete(
-    '/api/to_do_list/:id',
+    '/to_do_list/:id',
     {
       schema: {
         tags,

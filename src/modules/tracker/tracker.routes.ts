@@ -11,9 +11,9 @@ export const trackerRoutes: FastifyPluginAsyncTypebox<{ service: TrackerService 
 ) => {
   const response = { 200: TicketListResponse, ...errorResponses(401, 500, 502) };
 
-  // `/api/jira/...` are compatibility aliases of the same two queries (decisions §13).
-  for (const prefix of ['/api/tracker', '/api/jira']) {
-    const deprecated = prefix === '/api/jira';
+  // `/jira/...` are compatibility aliases of the same two queries (decisions §13).
+  for (const prefix of ['/tracker', '/jira']) {
+    const deprecated = prefix === '/jira';
     app.get(
       `${prefix}/manual_qa`,
       {
