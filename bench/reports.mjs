@@ -48,7 +48,7 @@ function runScript(source, env = {}) {
 }
 
 const FAKE_SERVER_SCRIPT = `
-import { startFakeCypress } from ${JSON.stringify(dist('integrations/cypress/fake-cypress.js'))};
+import { startFakeCypress } from ${JSON.stringify(new URL('../test/fakes/fake-cypress.ts', import.meta.url).href)};
 const APPS = ${APPS};
 const sampleRow = ${sampleRow.toString()};
 const targetBytes = Number(process.env.TARGET_MB) * 1024 * 1024;
@@ -77,7 +77,8 @@ process.stdout.write(JSON.stringify({ seconds, rows: aggregator.rowsSeen, baseli
 `;
 
 async function streamedAnswer(startProcess, targetMb) {
-  const fake = await startProcess(['--input-type=module', '-e', FAKE_SERVER_SCRIPT], {
+  // The fake lives with the tests (outside the production build): tsx runs its source.
+  const fake = await startProcess(['--import', 'tsx', '--input-type=module', '-e', FAKE_SERVER_SCRIPT], {
     TARGET_MB: String(targetMb),
   });
   try {

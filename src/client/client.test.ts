@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Broker } from '../broker/broker.js';
 import { createInProcessBroker } from '../broker/in-process-broker.js';
-import { type FakeCircleCi, startFakeCircleCi } from '../integrations/circleci/fake-circleci.js';
-import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../integrations/github/fake-github.js';
-import { fakeJiraIssue, type FakeJira, startFakeJira } from '../integrations/jira/fake-jira.js';
+import { type FakeCircleCi, startFakeCircleCi } from '../../test/fakes/fake-circleci.js';
+import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../../test/fakes/fake-github.js';
+import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../test/fakes/fake-jira.js';
 import { MY_TICKETS_JQL, manualQaJql } from '../modules/tracker/tracker.service.js';
 import { DIALECTS } from '../../test/support/databases.js';
 import { TEST_KEY } from '../../test/support/test-app.js';
 import { DashboardApiError, DashboardClient } from './index.js';
-import { startLiveServer, type LiveServer } from './test-support/live-server.js';
+import { startLiveServer, type LiveServer } from '../../test/support/live-server.js';
 
 const GITHUB_TOKEN = 'ghp_client_test_token_0123456789abcdef';
 const CIRCLE_TOKEN = 'circle-client-test-token';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../shared/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

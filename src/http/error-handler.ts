@@ -5,7 +5,7 @@ import {
   PayloadTooLargeError,
   TooManyRequestsError,
   ValidationError,
-} from './errors.js';
+} from '../shared/errors.js';
 import { toValidationError } from './validation.js';
 
 export interface ErrorEnvelope {

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Redis } from 'ioredis';
 import type { Config, RouteRateLimit } from '../config/config.js';
-import { TooManyRequestsError } from './errors.js';
+import { TooManyRequestsError } from '../shared/errors.js';
 
 const HELMET_OPTIONS: HelmetOptions = {
   // The interactive docs page needs inline styles/scripts; the JSON API is unaffected.

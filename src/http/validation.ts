@@ -3,7 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { isValidCron } from '../config/env-parsers.js';
 import { isCalendarDate, parseIsoInstant } from '../shared/time.js';
-import { type DetailCode, type ValidationDetail, ValidationError } from './errors.js';
+import { type DetailCode, type ValidationDetail, ValidationError } from '../shared/errors.js';
 
 /** Schema keyword letting a schema choose the detail code its failures report. */
 export const ERROR_CODE_KEYWORD = 'x-error-code';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLiveServer, type LiveServer } from '../client/test-support/live-server.js';
+import { startLiveServer, type LiveServer } from '../../test/support/live-server.js';
 import { TEST_KEY, testConfig } from '../../test/support/test-app.js';
 import { jobsCommand } from './jobs-cli.js';
 

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakePullRequest } from '../../src/integrations/github/fake-github.js';
-import { fakeJiraIssue } from '../../src/integrations/jira/fake-jira.js';
+import { fakePullRequest } from '../fakes/fake-github.js';
+import { fakeJiraIssue } from '../fakes/fake-jira.js';
 import { MY_TICKETS_JQL, manualQaJql } from '../../src/modules/tracker/tracker.service.js';
 import { TEST_KEY } from '../support/test-app.js';
 import {

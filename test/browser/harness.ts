@@ -4,10 +4,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { loadConfig } from '../../src/config/config.js';
-import { type FakeCircleCi, startFakeCircleCi } from '../../src/integrations/circleci/fake-circleci.js';
-import { type FakeCypress, startFakeCypress } from '../../src/integrations/cypress/fake-cypress.js';
-import { type FakeGitHub, startFakeGitHub } from '../../src/integrations/github/fake-github.js';
-import { type FakeJira, startFakeJira } from '../../src/integrations/jira/fake-jira.js';
+import { type FakeCircleCi, startFakeCircleCi } from '../fakes/fake-circleci.js';
+import { type FakeCypress, startFakeCypress } from '../fakes/fake-cypress.js';
+import { type FakeGitHub, startFakeGitHub } from '../fakes/fake-github.js';
+import { type FakeJira, startFakeJira } from '../fakes/fake-jira.js';
 import { type RunningService, startService } from '../../src/server.js';
 import { TEST_KEY } from '../support/test-app.js';
 

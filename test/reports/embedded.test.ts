@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeCypress, startFakeCypress } from '../../src/integrations/cypress/fake-cypress.js';
+import { type FakeCypress, startFakeCypress } from '../fakes/fake-cypress.js';
 import { TEST_KEY } from '../support/test-app.js';
 import { CYPRESS_KEY, eventually, specRow } from './report-harness.js';
 import { freePort, type ServiceProcess, spawnService } from './processes.js';

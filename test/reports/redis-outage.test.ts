@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS } from '../../src/broker/broker.js';
 import { createRedisBroker } from '../../src/broker/redis-broker.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
-import { type FakeCypress, startFakeCypress } from '../../src/integrations/cypress/fake-cypress.js';
+import { type FakeCypress, startFakeCypress } from '../fakes/fake-cypress.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { postgresAvailable } from '../support/services.js';
 import { TEST_KEY } from '../support/test-app.js';

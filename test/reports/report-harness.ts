@@ -7,11 +7,7 @@ import { createInProcessBroker } from '../../src/broker/in-process-broker.js';
 import type { Config } from '../../src/config/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { createMetrics, type Metrics } from '../../src/http/metrics.js';
-import {
-  type FakeCypress,
-  type FakeSpecRow,
-  startFakeCypress,
-} from '../../src/integrations/cypress/fake-cypress.js';
+import { type FakeCypress, type FakeSpecRow, startFakeCypress } from '../fakes/fake-cypress.js';
 import { startReportWorker } from '../../src/worker/report-worker.js';
 import { type Dialect, openTestDatabase } from '../support/databases.js';
 import { TEST_KEY, testConfig } from '../support/test-app.js';

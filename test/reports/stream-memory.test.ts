@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeCypress, startFakeCypress } from '../../src/integrations/cypress/fake-cypress.js';
+import { type FakeCypress, startFakeCypress } from '../fakes/fake-cypress.js';
 import { REPO_ROOT } from './processes.js';
 
 const ROWS = 200_000; // about 40 MB of JSON

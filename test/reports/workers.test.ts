@@ -4,7 +4,7 @@ import type { Broker } from '../../src/broker/broker.js';
 import { CHANNELS, reportKeys } from '../../src/broker/broker.js';
 import { createRedisBroker } from '../../src/broker/redis-broker.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
-import { type FakeCypress, startFakeCypress } from '../../src/integrations/cypress/fake-cypress.js';
+import { type FakeCypress, startFakeCypress } from '../fakes/fake-cypress.js';
 import { aggregateRows } from '../../src/modules/reports/aggregation.js';
 import { publishReportRequest } from '../../src/modules/reports/report-requests.js';
 import { addDays } from '../../src/shared/time.js';

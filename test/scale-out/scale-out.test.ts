@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardClient } from '../../src/client/index.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
-import { type FakeCypress, startFakeCypress } from '../../src/integrations/cypress/fake-cypress.js';
+import { type FakeCypress, startFakeCypress } from '../fakes/fake-cypress.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { postgresAvailable, redisAvailable, TEST_REDIS_URL } from '../support/services.js';
 import { TEST_KEY } from '../support/test-app.js';

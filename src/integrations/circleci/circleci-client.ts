@@ -1,4 +1,4 @@
-import { ExternalServiceError } from '../../http/errors.js';
+import { ExternalServiceError } from '../../shared/errors.js';
 
 /** Manual-run statuses (decisions §7): the first four block a new trigger of the same app. */
 export const ACTIVE_RUN_STATUSES = ['created', 'running', 'on_hold', 'failing'] as const;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ExternalServiceError } from '../../http/errors.js';
+import { ExternalServiceError } from '../../shared/errors.js';
 import { createCypressClient, specDetailsUrl } from './cypress-client.js';
-import { type FakeCypress, type FakeSpecRow, startFakeCypress } from './fake-cypress.js';
+import { type FakeCypress, type FakeSpecRow, startFakeCypress } from '../../../test/fakes/fake-cypress.js';
 
 const KEY = 'cy-key';
 const QUERY = { startDate: '2025-03-01', endDate: '2025-03-15', projects: ['web', 'api'] };

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import Parser from 'stream-json/Parser.js';
 import Pick from 'stream-json/filters/Pick.js';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
-import { ExternalServiceError } from '../../http/errors.js';
+import { ExternalServiceError } from '../../shared/errors.js';
 
 /** Largest number of `projects` parameters in one request (decisions §11). */
 export const PROJECTS_PER_REQUEST = 50;

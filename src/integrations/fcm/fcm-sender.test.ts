@@ -6,7 +6,7 @@ import { ConfigError } from '../../config/env-parsers.js';
 import { loadServiceAccount } from './fcm-credentials.js';
 import { parseRetryAfter } from './fcm-errors.js';
 import { createFcmSender, type FcmSenderOptions, type PushMessage } from './fcm-sender.js';
-import { type FakeFcm, startFakeFcm } from './fake-fcm-server.js';
+import { type FakeFcm, startFakeFcm } from '../../../test/fakes/fake-fcm-server.js';
 
 /** Collects log lines so tests can check what was reported. */
 function recordingLog() {

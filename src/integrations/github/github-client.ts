@@ -1,6 +1,6 @@
 import { Octokit } from '@octokit/rest';
 import type { Config } from '../../config/config.js';
-import { ExternalServiceError } from '../../http/errors.js';
+import { ExternalServiceError } from '../../shared/errors.js';
 
 /** The pull-request fields the service exposes as `scmDetails` (spec field list). */
 export interface ScmDetails {

@@ -1,4 +1,4 @@
-import { ExternalServiceError } from '../../http/errors.js';
+import { ExternalServiceError } from '../../shared/errors.js';
 import type { JiraSettings } from './jira-config.js';
 
 /** The issue fields requested from Jira (decisions §13). */

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
 import type { AppsTable, E2eManualRunsTable } from '../../db/schema.js';
-import { ConflictError } from '../../http/errors.js';
+import { ConflictError } from '../../shared/errors.js';
 import { successRate } from '../../shared/rates.js';
 import { nowIso } from '../../shared/time.js';
 

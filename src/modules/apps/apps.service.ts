@@ -1,5 +1,5 @@
 import { fromDbBoolean, parseJson } from '../../db/errors.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../shared/errors.js';
 import type { Page } from '../../http/pagination.js';
 import { todayUtc } from '../../shared/time.js';
 import type { AppRow, AppRunStats, AppsRepository, AppWrite, ManualRunRow } from './apps.repository.js';

@@ -3,7 +3,7 @@ import type { Broker } from '../../broker/broker.js';
 import { DashboardClient } from '../../client/dashboard-client.js';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/database.js';
-import { ServiceUnavailableError } from '../../http/errors.js';
+import { ServiceUnavailableError } from '../../shared/errors.js';
 import { createJobRunner } from '../../jobs/job-runner.js';
 import { createJobs, type JobDefinition } from '../../jobs/jobs.js';
 import { createJobsApi } from '../../jobs/jobs-api.js';

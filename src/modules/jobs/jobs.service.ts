@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../shared/errors.js';
 import type { JobDefinition } from '../../jobs/jobs.js';
 import type { JobRunner } from '../../jobs/job-runner.js';
 import type { JobRunRow, JobRunsRepository } from './jobs.repository.js';

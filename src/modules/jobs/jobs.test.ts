@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHANNELS, type Broker } from '../../broker/broker.js';
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
-import { startLiveServer, type LiveServer } from '../../client/test-support/live-server.js';
+import { startLiveServer, type LiveServer } from '../../../test/support/live-server.js';
 import { DIALECTS } from '../../../test/support/databases.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { createJobRunsRepository } from './jobs.repository.js';

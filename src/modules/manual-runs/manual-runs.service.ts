@@ -4,7 +4,7 @@ import {
   ExternalServiceError,
   NotFoundError,
   UnprocessableEntityError,
-} from '../../http/errors.js';
+} from '../../shared/errors.js';
 import type { Page } from '../../http/pagination.js';
 import type { CircleCiClient, RunStatus } from '../../integrations/circleci/circleci-client.js';
 import { pipelinePageUrl, projectSlugFor } from '../../integrations/circleci/circleci-config.js';

@@ -3,7 +3,7 @@ import { DIALECTS } from '../../../test/support/databases.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { runStatusFromWorkflows } from '../../integrations/circleci/circleci-client.js';
 import { projectSlugFor } from '../../integrations/circleci/circleci-config.js';
-import { type FakeCircleCi, startFakeCircleCi } from '../../integrations/circleci/fake-circleci.js';
+import { type FakeCircleCi, startFakeCircleCi } from '../../../test/fakes/fake-circleci.js';
 import { createManualRunPollerFor, createManualRunsModule } from './manual-runs.module.js';
 
 const TOKEN = 'circle-secret-token-abcdef0123456789';

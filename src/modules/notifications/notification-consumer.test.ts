@@ -9,7 +9,7 @@ import { type Broker, CHANNELS } from '../../broker/broker.js';
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { createRedisBroker } from '../../broker/redis-broker.js';
 import type { DatabaseHandle } from '../../db/database.js';
-import { type FakeFcm, startFakeFcm } from '../../integrations/fcm/fake-fcm-server.js';
+import { type FakeFcm, startFakeFcm } from '../../../test/fakes/fake-fcm-server.js';
 import { createDeviceTokensRepository } from '../push/push.repository.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 import { fromDbBoolean, parseJson } from '../../db/errors.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../shared/errors.js';
 import type { Page } from '../../http/pagination.js';
 import type { NotificationInput, NotificationType } from './notification-sink.js';
 import type {

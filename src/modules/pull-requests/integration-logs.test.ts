@@ -4,9 +4,9 @@ import { openTestDatabase } from '../../../test/support/databases.js';
 import { TEST_KEY, testConfig } from '../../../test/support/test-app.js';
 import { buildApp, loggerOptions } from '../../app.js';
 import type { DatabaseHandle } from '../../db/database.js';
-import { type FakeCircleCi, startFakeCircleCi } from '../../integrations/circleci/fake-circleci.js';
-import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../../integrations/github/fake-github.js';
-import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../integrations/jira/fake-jira.js';
+import { type FakeCircleCi, startFakeCircleCi } from '../../../test/fakes/fake-circleci.js';
+import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../../../test/fakes/fake-github.js';
+import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../../test/fakes/fake-jira.js';
 import { createManualRunPollerFor } from '../manual-runs/manual-runs.module.js';
 import { MY_TICKETS_JQL } from '../tracker/tracker.service.js';
 

@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isStorableId, isUniqueViolation, toCount } from '../../db/errors.js';
 import type { PullRequestsTable } from '../../db/schema.js';
-import { ConflictError } from '../../http/errors.js';
+import { ConflictError } from '../../shared/errors.js';
 import type { NotificationInput } from '../notifications/notification-sink.js';
 import { nowIso } from '../../shared/time.js';
 import type { PullRequestSort } from './pull-requests.schema.js';

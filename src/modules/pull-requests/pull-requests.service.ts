@@ -1,5 +1,5 @@
 import { parseJson } from '../../db/errors.js';
-import { ExternalServiceError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { ExternalServiceError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Page } from '../../http/pagination.js';
 import {
   type GitHubClient,

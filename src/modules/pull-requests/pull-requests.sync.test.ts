@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestDatabase } from '../../../test/support/databases.js';
 import { createTestApp } from '../../../test/support/test-app.js';
 import type { DatabaseHandle } from '../../db/database.js';
-import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../../integrations/github/fake-github.js';
+import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../../../test/fakes/fake-github.js';
 import { createGitHubClient } from '../../integrations/github/github-client.js';
 import type { NotificationInput } from '../notifications/notification-sink.js';
 import { createPullRequestsRepository } from './pull-requests.repository.js';

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/databases.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
-import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../../integrations/github/fake-github.js';
+import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../../../test/fakes/fake-github.js';
 
 const TOKEN = 'ghp_testtoken1234567890abcdefghij';
 

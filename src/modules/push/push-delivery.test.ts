@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/databases.js';
 import { createTestApp, type TestApp, testConfig } from '../../../test/support/test-app.js';
 import { ConfigError } from '../../config/env-parsers.js';
-import { type FakeFcm, startFakeFcm } from '../../integrations/fcm/fake-fcm-server.js';
+import { type FakeFcm, startFakeFcm } from '../../../test/fakes/fake-fcm-server.js';
 import { nowIso } from '../../shared/time.js';
 import { createFcmSenderFromConfig } from './push.delivery.js';
 import { hashToken } from './push.repository.js';

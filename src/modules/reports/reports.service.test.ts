@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../shared/errors.js';
 import { parseEnrichments, queueAlerts } from './reports.service.js';
 
 describe('queueAlerts', () => {

@@ -1,5 +1,5 @@
 import type { Broker, QueueStats } from '../../broker/broker.js';
-import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../http/errors.js';
+import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/errors.js';
 import type { Page } from '../../http/pagination.js';
 import { addDays, todayUtc } from '../../shared/time.js';
 import type { AppsRepository } from '../apps/apps.repository.js';

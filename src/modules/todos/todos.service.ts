@@ -1,5 +1,5 @@
 import { fromDbBoolean } from '../../db/errors.js';
-import { NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../shared/errors.js';
 import type { Page } from '../../http/pagination.js';
 import { escapeHtml, stripTags } from '../../shared/sanitize.js';
 import { parseIsoInstant } from '../../shared/time.js';

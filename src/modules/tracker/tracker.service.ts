@@ -1,4 +1,4 @@
-import { ExternalServiceError } from '../../http/errors.js';
+import { ExternalServiceError } from '../../shared/errors.js';
 import type { JiraClient, JiraIssue } from '../../integrations/jira/jira-client.js';
 import { parseIsoInstant } from '../../shared/time.js';
 import type { TicketList, TrackerTicket } from './tracker.schema.js';

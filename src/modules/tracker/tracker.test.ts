@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { createJiraClient } from '../../integrations/jira/jira-client.js';
-import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../integrations/jira/fake-jira.js';
+import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../../test/fakes/fake-jira.js';
 import { createTrackerModule } from './tracker.module.js';
 import { createTrackerService, manualQaJql, MY_TICKETS_JQL } from './tracker.service.js';
 

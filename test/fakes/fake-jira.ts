@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type FakeFaults, listenOnLoopback, noFaults, sendJson } from '../fake-http.js';
-import type { JiraIssue } from './jira-client.js';
+import { type FakeFaults, listenOnLoopback, noFaults, sendJson } from './fake-http.js';
+import type { JiraIssue } from '../../src/integrations/jira/jira-client.js';
 
 /**
  * A Jira Cloud server for tests, on 127.0.0.1: `GET /rest/api/3/search/jql` with Basic

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type FakeFaults, listenOnLoopback, noFaults, sendJson } from '../fake-http.js';
+import { type FakeFaults, listenOnLoopback, noFaults, sendJson } from './fake-http.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type FakeFaults, listenOnLoopback, noFaults } from '../fake-http.js';
+import { type FakeFaults, listenOnLoopback, noFaults } from './fake-http.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 
 /**

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ServiceAccount } from './fcm-credentials.js';
+import type { ServiceAccount } from '../../src/integrations/fcm/fcm-credentials.js';
 
 /**
  * A stand-in for Google's OAuth2 token endpoint and FCM HTTP v1, speaking their protocols over

@@ -103,8 +103,3 @@ export class ServiceUnavailableError extends AppError {
   readonly statusCode = 503;
   readonly code = 'SERVICE_UNAVAILABLE';
 }
-
-export class DatabaseError extends AppError {
-  readonly statusCode = 500;
-  readonly code = 'DATABASE_ERROR';
-}

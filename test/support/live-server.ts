@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppDeps } from '../../app.js';
-import type { Config } from '../../config/config.js';
-import type { DatabaseHandle } from '../../db/database.js';
-import { type Dialect, openTestDatabase } from '../../../test/support/databases.js';
-import { TEST_KEY, testConfig } from '../../../test/support/test-app.js';
-import { DashboardClient } from '../dashboard-client.js';
-import type { TransportOptions } from '../transport.js';
+import { buildApp, type AppDeps } from '../../src/app.js';
+import type { Config } from '../../src/config/config.js';
+import type { DatabaseHandle } from '../../src/db/database.js';
+import { type Dialect, openTestDatabase } from './databases.js';
+import { TEST_KEY, testConfig } from './test-app.js';
+import { DashboardClient } from '../../src/client/dashboard-client.js';
+import type { TransportOptions } from '../../src/client/transport.js';
 
 export interface LiveServer {
   app: FastifyInstance;
