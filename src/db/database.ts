@@ -81,7 +81,9 @@ function withStatementCache(database: SqliteDatabase.Database): SqliteDatabase.D
 
 /** Applies pending migrations; safe to run concurrently from several processes on PostgreSQL. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  // Migrations are written on parallel branches and are independent of each other, so one that
+  // lands later with a lower number (002 after 004) must still run on a database migrated before.
+  const migrator = new Migrator({ db, provider: migrationProvider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(`migration failed: ${JSON.stringify(error)}`);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -117,6 +117,16 @@ export interface JobRunsTable {
   error: string | null;
 }
 
+/** One row per integration (`cypress`, `github`, `jira`, `circleci`, `fcm`), upserted by its clients. */
+export interface IntegrationStatusTable {
+  name: string;
+  last_success_at: string | null;
+  /** Short message of the latest failure since the last success; null once a call succeeds again. */
+  last_error: string | null;
+  last_error_at: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   todos: TodosTable;
@@ -127,4 +137,5 @@ export interface Database {
   e2e_report_summaries: E2eReportSummariesTable;
   e2e_report_details: E2eReportDetailsTable;
   job_runs: JobRunsTable;
+  integration_status: IntegrationStatusTable;
 }

@@ -8,6 +8,7 @@ import {
   type NotificationsModule,
 } from '../modules/notifications/notifications.module.js';
 import { createReportsRepository } from '../modules/reports/reports.repository.js';
+import { integrationStatusOf } from '../modules/status/integration-status.js';
 import { createReportProcessor } from './report-processor.js';
 
 type Log = Parameters<typeof createNotificationsModule>[0]['log'];
@@ -44,6 +45,7 @@ export async function startReportWorker(deps: {
       apiKey: config.cypress.apiKey,
       branch: config.cypress.branch,
       timeoutMs: config.externalTimeoutMs,
+      outcomes: integrationStatusOf(db).outcomes('cypress', [config.cypress.apiKey]),
     }),
     notify: notifications.sink,
     log: {

@@ -1,9 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './001-initial.js';
+import * as integrationStatus from './004-integration-status.js';
 
 /** Migrations are listed in code (not read from disk) so the built package needs no globbing. */
 export const migrationProvider: MigrationProvider = {
   getMigrations(): Promise<Record<string, Migration>> {
-    return Promise.resolve({ '001-initial': initial });
+    return Promise.resolve({
+      '001-initial': initial,
+      '004-integration-status': integrationStatus,
+    });
   },
 };

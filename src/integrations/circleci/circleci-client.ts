@@ -1,4 +1,5 @@
 import { ExternalServiceError } from '../../shared/errors.js';
+import { type CallOutcomes, reportingOutcome, UNTRACKED } from '../call-outcomes.js';
 
 /** Manual-run statuses (decisions §7): the first four block a new trigger of the same app. */
 export const ACTIVE_RUN_STATUSES = ['created', 'running', 'on_hold', 'failing'] as const;
@@ -44,10 +45,16 @@ export function createCircleCiClient(options: {
   baseUrl: string;
   token: string;
   timeoutMs: number;
+  /** Told about every call (status page). */
+  outcomes?: CallOutcomes;
 }): CircleCiClient {
   const base = options.baseUrl.replace(/\/+$/, '');
+  const outcomes = options.outcomes ?? UNTRACKED;
 
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const call = <T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> =>
+    reportingOutcome(outcomes, () => send<T>(method, path, body));
+
+  async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     let response: Response;
     try {
       response = await fetch(`${base}${path}`, {

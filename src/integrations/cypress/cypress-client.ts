@@ -6,6 +6,7 @@ import Parser from 'stream-json/Parser.js';
 import Pick from 'stream-json/filters/Pick.js';
 import StreamArray from 'stream-json/streamers/StreamArray.js';
 import { ExternalServiceError } from '../../shared/errors.js';
+import { type CallOutcomes, UNTRACKED } from '../call-outcomes.js';
 
 /** Largest number of `projects` parameters in one request (decisions §11). */
 export const PROJECTS_PER_REQUEST = 50;
@@ -20,6 +21,8 @@ export interface CypressClientOptions {
   /** No byte for this long (connecting, waiting for headers or mid-body) fails the call. */
   timeoutMs: number;
   projectsPerRequest?: number;
+  /** Told about every report fetch (status page). */
+  outcomes?: CallOutcomes;
 }
 
 export interface SpecDetailsQuery {
@@ -125,6 +128,7 @@ const safeUrl = (url: URL) => {
  */
 export function createCypressClient(options: CypressClientOptions) {
   const batchSize = options.projectsPerRequest ?? PROJECTS_PER_REQUEST;
+  const outcomes = options.outcomes ?? UNTRACKED;
 
   async function* streamBatch(query: SpecDetailsQuery): AsyncGenerator<Record<string, unknown>> {
     const url = specDetailsUrl(options, query);
@@ -171,9 +175,15 @@ export function createCypressClient(options: CypressClientOptions) {
   return {
     /** Every row for the projects, one request per batch of at most 50 projects. */
     async *specDetails(query: SpecDetailsQuery): AsyncGenerator<Record<string, unknown>> {
-      for (let start = 0; start < query.projects.length; start += batchSize) {
-        yield* streamBatch({ ...query, projects: query.projects.slice(start, start + batchSize) });
+      try {
+        for (let start = 0; start < query.projects.length; start += batchSize) {
+          yield* streamBatch({ ...query, projects: query.projects.slice(start, start + batchSize) });
+        }
+      } catch (error) {
+        outcomes.failed(error);
+        throw error;
       }
+      outcomes.succeeded();
     },
   };
 }

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { JWT } from 'google-auth-library';
 import { GOOGLE_TOKEN_URI, type ServiceAccount } from './fcm-credentials.js';
+import { type CallOutcomes, UNTRACKED } from '../call-outcomes.js';
 import { classifyFcmError, parseRetryAfter } from './fcm-errors.js';
 
 export const FCM_SCOPE = 'https://www.googleapis.com/auth/firebase.messaging';
@@ -35,6 +36,8 @@ export interface FcmSenderOptions {
   retryBaseMs?: number;
   /** Upper bound of any single wait, Retry-After included (default 30 s). */
   maxRetryDelayMs?: number;
+  /** Told how each delivery (and each access-token request) went (status page). */
+  outcomes?: CallOutcomes;
 }
 
 export type FcmSender = ReturnType<typeof createFcmSender>;
@@ -50,6 +53,7 @@ export function createFcmSender(options: FcmSenderOptions) {
   const maxRetries = options.maxRetries ?? 3;
   const retryBaseMs = options.retryBaseMs ?? 1000;
   const maxRetryDelayMs = options.maxRetryDelayMs ?? 30_000;
+  const outcomes = options.outcomes ?? UNTRACKED;
   const endpoint = new URL(
     `/v1/projects/${encodeURIComponent(account.projectId)}/messages:send`,
     options.baseUrl,
@@ -138,10 +142,14 @@ export function createFcmSender(options: FcmSenderOptions) {
           continue;
         }
         log.warn({ err: error, token: redact(token) }, 'push request failed');
+        outcomes.failed(error);
         return 'failed';
       }
 
-      if (status >= 200 && status < 300) return 'delivered';
+      if (status >= 200 && status < 300) {
+        outcomes.succeeded();
+        return 'delivered';
+      }
       if (status === 401 && !refreshedAuth) {
         refreshedAuth = true;
         forgetAccessToken(bearer);
@@ -156,8 +164,13 @@ export function createFcmSender(options: FcmSenderOptions) {
         continue;
       }
       const verdict = classifyFcmError(status, text);
-      if (verdict.tokenIsInvalid) return 'invalid';
+      if (verdict.tokenIsInvalid) {
+        // FCM worked; the device is gone.
+        outcomes.succeeded();
+        return 'invalid';
+      }
       log.warn({ status, reason: verdict.reason, token: redact(token) }, 'push rejected by FCM');
+      outcomes.failed(new Error(`FCM answered ${verdict.reason}`));
       return 'failed';
     }
   }
@@ -174,6 +187,7 @@ export function createFcmSender(options: FcmSenderOptions) {
       } catch (error) {
         // Without a token no request can succeed: one log line instead of one per device.
         log.error({ err: error }, 'could not obtain an FCM access token; push skipped');
+        outcomes.failed(error);
         report.failed = tokens.length;
         return report;
       }

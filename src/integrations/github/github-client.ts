@@ -1,6 +1,7 @@
 import { Octokit } from '@octokit/rest';
 import type { Config } from '../../config/config.js';
 import { ExternalServiceError } from '../../shared/errors.js';
+import { type CallOutcomes, UNTRACKED } from '../call-outcomes.js';
 
 /** The pull-request fields the service exposes as `scmDetails` (spec field list). */
 export interface ScmDetails {
@@ -141,6 +142,7 @@ function toServiceError(error: unknown, timeoutMs: number): Error {
 export function createGitHubClient(
   config: Pick<Config, 'github' | 'externalTimeoutMs'>,
   log: LogSink,
+  outcomes: CallOutcomes = UNTRACKED,
 ): GitHubClient {
   const timeoutMs = config.externalTimeoutMs;
   const octokit = new Octokit({
@@ -167,15 +169,22 @@ export function createGitHubClient(
           headers: etag ? { 'if-none-match': etag } : {},
           request: { signal: AbortSignal.timeout(timeoutMs) },
         });
-        return {
-          notModified: false,
-          details: toScmDetails(response.data),
-          etag: response.headers.etag ?? null,
-        };
+        const details = toScmDetails(response.data);
+        outcomes.succeeded();
+        return { notModified: false, details, etag: response.headers.etag ?? null };
       } catch (error) {
-        if (isHttpError(error) && error.status === 304) return { notModified: true };
-        if (isHttpError(error) && error.status === 404) throw new GitHubNotFoundError(owner, repo, number);
-        throw toServiceError(error, timeoutMs);
+        // A 304 or a 404 is GitHub answering as it should: the integration works.
+        if (isHttpError(error) && error.status === 304) {
+          outcomes.succeeded();
+          return { notModified: true };
+        }
+        if (isHttpError(error) && error.status === 404) {
+          outcomes.succeeded();
+          throw new GitHubNotFoundError(owner, repo, number);
+        }
+        const failure = toServiceError(error, timeoutMs);
+        outcomes.failed(failure);
+        throw failure;
       }
     },
   };

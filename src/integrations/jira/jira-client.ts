@@ -1,4 +1,5 @@
 import { ExternalServiceError } from '../../shared/errors.js';
+import { type CallOutcomes, reportingOutcome, UNTRACKED } from '../call-outcomes.js';
 import type { JiraSettings } from './jira-config.js';
 
 /** The issue fields requested from Jira (decisions §13). */
@@ -49,10 +50,17 @@ function describeJiraError(status: number, body: unknown): string {
 }
 
 /** Jira Cloud REST v3 enhanced search with Basic authentication (`JIRA_EMAIL:JIRA_API_TOKEN`). */
-export function createJiraClient(settings: JiraSettings, timeoutMs: number): JiraClient {
+export function createJiraClient(
+  settings: JiraSettings,
+  timeoutMs: number,
+  outcomes: CallOutcomes = UNTRACKED,
+): JiraClient {
   const authorization = `Basic ${Buffer.from(`${settings.email}:${settings.apiToken}`).toString('base64')}`;
 
-  async function fetchPage(
+  const fetchPage = (jql: string, pageToken: string | undefined, maxResults: number) =>
+    reportingOutcome(outcomes, () => requestPage(jql, pageToken, maxResults));
+
+  async function requestPage(
     jql: string,
     pageToken: string | undefined,
     maxResults: number,

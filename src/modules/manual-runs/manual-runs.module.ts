@@ -3,11 +3,14 @@ import type { Db } from '../../db/database.js';
 import { type CircleCiClient, createCircleCiClient } from '../../integrations/circleci/circleci-client.js';
 import { createManualRunPoller, type ManualRunPoller, type PollerLog } from './manual-runs.poller.js';
 import { createManualRunsRepository } from './manual-runs.repository.js';
+import { integrationStatusOf } from '../status/integration-status.js';
 import { createManualRunsService, type ManualRunsService } from './manual-runs.service.js';
 
-function circleCiFrom(config: Config): CircleCiClient | undefined {
+function circleCiFrom(config: Config, db: Db): CircleCiClient | undefined {
   const { token, baseUrl } = config.circleci;
-  return token ? createCircleCiClient({ baseUrl, token, timeoutMs: config.externalTimeoutMs }) : undefined;
+  if (!token) return undefined;
+  const outcomes = integrationStatusOf(db).outcomes('circleci', [token]);
+  return createCircleCiClient({ baseUrl, token, timeoutMs: config.externalTimeoutMs, outcomes });
 }
 
 /** Manual runs over one database and the configured CircleCI (502 on trigger when unconfigured). */
@@ -20,7 +23,7 @@ export function createManualRunsModule(
   return {
     service: createManualRunsService({
       repository: createManualRunsRepository(db),
-      circleci: circleCiFrom(config),
+      circleci: circleCiFrom(config, db),
       circleciBaseUrl: config.circleci.baseUrl,
       fallbackProjectSlug: config.circleci.projectSlug,
     }),
@@ -36,7 +39,7 @@ export function createManualRunPollerFor(
 ): ManualRunPoller {
   return createManualRunPoller({
     repository: createManualRunsRepository(db),
-    circleci: circleCiFrom(config),
+    circleci: circleCiFrom(config, db),
     intervalMs: config.circleci.pollMs,
     log,
     ...(claim ? { claim } : {}),

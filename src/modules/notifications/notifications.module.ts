@@ -6,6 +6,7 @@ import type { ApplicationDetails } from '../apps/apps.schema.js';
 import { createPushDelivery, createFcmSenderFromConfig, type PushDelivery } from '../push/push.delivery.js';
 import { createDeviceTokensRepository } from '../push/push.repository.js';
 import { createPushService, type PushService } from '../push/push.service.js';
+import { integrationStatusOf } from '../status/integration-status.js';
 import { appUpdateNotification } from './app-change-notifications.js';
 import type { NotificationSink } from './notification-sink.js';
 import { createNotificationsRepository } from './notifications.repository.js';
@@ -34,7 +35,8 @@ export function createNotificationsModule(deps: {
 }): NotificationsModule {
   const { config, db, log } = deps;
   const deviceTokens = createDeviceTokensRepository(db);
-  const delivery = createPushDelivery({ deviceTokens, sender: createFcmSenderFromConfig(config, log), log });
+  const sender = createFcmSenderFromConfig(config, log, integrationStatusOf(db).outcomes('fcm'));
+  const delivery = createPushDelivery({ deviceTokens, sender, log });
   const service = createNotificationsService({
     notificationsRepository: createNotificationsRepository(db),
     push: (notification) => delivery.deliver(notification),

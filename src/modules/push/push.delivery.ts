@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/config.js';
 import { loadServiceAccount } from '../../integrations/fcm/fcm-credentials.js';
+import type { CallOutcomes } from '../../integrations/call-outcomes.js';
 import { createFcmSender, type FcmSender } from '../../integrations/fcm/fcm-sender.js';
 import type { DeviceTokensRepository } from './push.repository.js';
 import { type PushableNotification, toPushMessage } from './push-message.js';
@@ -69,7 +70,11 @@ export function createPushDelivery(deps: {
  * The FCM sender from configuration, or undefined when no credentials are set (push off, said
  * once here at boot). Unusable credentials throw a ConfigError naming the variable.
  */
-export function createFcmSenderFromConfig(config: Config, log: Log): FcmSender | undefined {
+export function createFcmSenderFromConfig(
+  config: Config,
+  log: Log,
+  outcomes?: CallOutcomes,
+): FcmSender | undefined {
   const account = loadServiceAccount(config.fcm);
   if (!account) {
     log.info(
@@ -84,5 +89,6 @@ export function createFcmSenderFromConfig(config: Config, log: Log): FcmSender |
     concurrency: config.fcm.concurrency,
     timeoutMs: config.externalTimeoutMs,
     log,
+    ...(outcomes ? { outcomes } : {}),
   });
 }
