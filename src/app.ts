@@ -28,6 +28,8 @@ import type { JobDefinition } from './jobs/jobs.js';
 import { createJobsModule } from './modules/jobs/jobs.module.js';
 import type { JobName } from './modules/jobs/jobs.schema.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { createStatusModule } from './modules/status/status.module.js';
+import { statusRoutes } from './modules/status/status.routes.js';
 import { ToDoItem } from './modules/todos/todos.schema.js';
 import { ManualRun } from './modules/manual-runs/manual-runs.schema.js';
 import { createManualRunsModule } from './modules/manual-runs/manual-runs.module.js';
@@ -202,9 +204,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         service: createAppsService({ appsRepository, onAppChange: notifications.onAppChange }),
       });
       await api.register(todosRoutes, { service: createTodosService({ todosRepository }) });
+      const jobsModule = createJobsModule(config, { app, db, broker: deps.broker, jobs: deps.jobs });
+      await api.register(jobsRoutes, jobsModule);
+      // Status page (api-additions): version, dependencies, integrations and the jobs above.
       await api.register(
-        jobsRoutes,
-        createJobsModule(config, { app, db, broker: deps.broker, jobs: deps.jobs }),
+        statusRoutes,
+        createStatusModule({
+          config,
+          database: deps.database,
+          broker: reportBroker,
+          brokerProbe: deps.brokerProbe,
+          jobs: jobsModule.service,
+        }),
       );
       await api.register(notificationsRoutes, { service: notifications.service });
       await api.register(pushRoutes, { service: notifications.pushService });
@@ -212,7 +223,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         pullRequestsRoutes,
         createPullRequestsModule({ config, db, log: app.log, notify: notifications.sink }),
       );
-      await api.register(trackerRoutes, createTrackerModule(config, app.log));
+      await api.register(trackerRoutes, createTrackerModule(config, app.log, db));
       await api.register(manualRunsRoutes, createManualRunsModule(config, db, app.log));
       await api.register(reportsRoutes, {
         service: createReportsService({

@@ -1,0 +1,239 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeCircleCi, startFakeCircleCi } from '../../../test/fakes/fake-circleci.js';
+import { type FakeFcm, startFakeFcm } from '../../../test/fakes/fake-fcm-server.js';
+import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../../../test/fakes/fake-github.js';
+import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../../test/fakes/fake-jira.js';
+import {
+  CYPRESS_KEY,
+  eventually,
+  type ReportHarness,
+  specRow,
+  startReportHarness,
+} from '../../../test/reports/report-harness.js';
+import { DIALECTS } from '../../../test/support/databases.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { buildApp } from '../../app.js';
+import { VERSION } from '../../shared/version.js';
+import { manualQaJql } from '../tracker/tracker.service.js';
+
+const GITHUB_TOKEN = 'ghp_status_test_token_0123456789abcdef';
+const JIRA_TOKEN = 'jira-status-secret-0123456789';
+const CIRCLE_TOKEN = 'circle-status-secret-0123456789';
+
+type Integration = {
+  configured: boolean;
+  missing: string[];
+  lastSuccessAt: string | null;
+  lastError: string | null;
+};
+type StatusBody = {
+  success: true;
+  data: {
+    version: string;
+    roles: string[];
+    database: { dialect: string };
+    broker: { kind: string; status: string };
+    integrations: Record<'cypress' | 'github' | 'jira' | 'circleci' | 'fcm', Integration>;
+    jobs: { name: string; schedule: string; nextRun: string | null; lastRun: string | null }[];
+  };
+};
+
+describe.each(DIALECTS)('GET /api/status on a bare configuration (%s)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ dialect });
+  });
+  afterAll(async () => t.close());
+
+  it('needs the key', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/status' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('names this process, its dependencies and every variable still to set', async () => {
+    const res = await t.api({ method: 'GET', url: '/api/status' });
+    expect(res.statusCode).toBe(200);
+    const { success, data } = res.json<StatusBody>();
+    expect(success).toBe(true);
+    expect(data).toMatchObject({
+      version: VERSION,
+      roles: ['api', 'worker', 'scheduler'],
+      database: { dialect },
+      broker: { kind: 'in-process', status: 'ok' },
+    });
+    const unset = (missing: string[]) => ({
+      configured: false,
+      missing,
+      lastSuccessAt: null,
+      lastError: null,
+    });
+    expect(data.integrations).toEqual({
+      cypress: unset(['CYPRESS_API_KEY']),
+      github: unset(['GITHUB_TOKEN']),
+      jira: unset(['JIRA_BASE_URL', 'JIRA_EMAIL', 'JIRA_API_TOKEN', 'JIRA_MANUAL_QA_PROJECT']),
+      circleci: unset(['CIRCLECI_TOKEN']),
+      fcm: unset(['FCM_SERVICE_ACCOUNT_JSON']),
+    });
+  });
+
+  it('lists the same job objects as GET /api/jobs', async () => {
+    const [status, jobs] = await Promise.all([
+      t.api({ method: 'GET', url: '/api/status' }),
+      t.api({ method: 'GET', url: '/api/jobs' }),
+    ]);
+    const listed = status.json<StatusBody>().data.jobs;
+    expect(listed.map((job) => job.name)).toEqual([
+      'e2e-report',
+      'pr-management',
+      'manual-tickets-reminder',
+      'delete-completed-todos',
+    ]);
+    expect(listed).toEqual(jobs.json().data);
+  });
+
+  it('reports a broker that does not answer as down', async () => {
+    const app = await buildApp(t.config, {
+      database: t.database,
+      logger: false,
+      brokerProbe: () => Promise.reject(new Error('connection refused')),
+    });
+    try {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/api/status',
+        headers: { 'x-api-key': t.config.apiKey },
+      });
+      expect(res.json<StatusBody>().data.broker).toEqual({ kind: 'in-process', status: 'down' });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe.each(DIALECTS)('GET /api/status with every integration pointed at fakes (%s)', (dialect) => {
+  let github: FakeGitHub;
+  let jira: FakeJira;
+  let circleci: FakeCircleCi;
+  let fcm: FakeFcm;
+  let h: ReportHarness;
+
+  beforeAll(async () => {
+    github = await startFakeGitHub({ token: GITHUB_TOKEN });
+    jira = await startFakeJira({ email: 'qa@example.com', apiToken: JIRA_TOKEN });
+    circleci = await startFakeCircleCi(CIRCLE_TOKEN);
+    circleci.addProject('gh/acme/shop');
+    fcm = await startFakeFcm();
+    h = await startReportHarness({
+      dialect,
+      env: {
+        GITHUB_URL: github.url,
+        GITHUB_TOKEN,
+        JIRA_BASE_URL: jira.url,
+        JIRA_EMAIL: 'qa@example.com',
+        JIRA_API_TOKEN: JIRA_TOKEN,
+        JIRA_MANUAL_QA_PROJECT: 'QA',
+        TRACKER_CACHE_MS: '0',
+        CIRCLECI_BASE_URL: circleci.url,
+        CIRCLECI_TOKEN: CIRCLE_TOKEN,
+        FCM_SERVICE_ACCOUNT_JSON: fcm.serviceAccountJson,
+        FCM_BASE_URL: fcm.baseUrl,
+      },
+    });
+  });
+  afterAll(async () => {
+    await h.close();
+    await Promise.all([github.close(), jira.close(), circleci.close(), fcm.close()]);
+  });
+
+  const status = async () => (await h.api({ method: 'GET', url: '/api/status' })).json<StatusBody>().data;
+  const until = (check: (data: StatusBody['data']) => boolean) => eventually(status, check);
+
+  it('shows every integration configured, and no call made yet', async () => {
+    for (const integration of Object.values((await status()).integrations)) {
+      expect(integration).toEqual({ configured: true, missing: [], lastSuccessAt: null, lastError: null });
+    }
+  });
+
+  it('records the last success of each integration after a real call', async () => {
+    const before = new Date().toISOString();
+    github.setPull('acme', 'shop', fakePullRequest('acme', 'shop', 5));
+    expect(
+      (
+        await h.api({
+          method: 'POST',
+          url: '/api/pull_requests',
+          payload: { url: 'https://github.com/acme/shop/pull/5' },
+        })
+      ).statusCode,
+    ).toBe(201);
+    jira.setIssues(manualQaJql('QA'), [fakeJiraIssue(1)]);
+    expect((await h.api({ method: 'GET', url: '/api/tracker/manual_qa' })).statusCode).toBe(200);
+    const appId = await h.createApp('shop');
+    await h.api({
+      method: 'PUT',
+      url: `/api/apps/${appId}`,
+      payload: {
+        pipelineUrl: 'https://app.circleci.com/pipelines/gh/acme/shop',
+        e2eTriggerConfiguration: { enabled: true },
+      },
+    });
+    expect(
+      (await h.api({ method: 'POST', url: '/api/e2e_manual_runs', payload: { appId } })).statusCode,
+    ).toBe(201);
+    await h.api({ method: 'POST', url: '/api/push/register', payload: { token: 'device-status-1' } });
+    await h.api({
+      method: 'POST',
+      url: '/api/notifications',
+      payload: { title: 'T', message: 'M', type: 'info' },
+    });
+    h.fake.rows = [specRow('shop', 1)];
+    expect((await h.waitForReport('2025-03-10')).statusCode).toBe(200);
+
+    const data = await until((d) => Object.values(d.integrations).every((i) => i.lastSuccessAt !== null));
+    for (const [name, integration] of Object.entries(data.integrations)) {
+      expect(integration.lastSuccessAt! >= before, name).toBe(true);
+      expect(integration.lastError, name).toBeNull();
+    }
+    expect(fcm.delivered.length).toBeGreaterThan(0);
+  });
+
+  it('shows a failure as lastError without any secret, and a later success clears it', async () => {
+    github.setPull('acme', 'shop', fakePullRequest('acme', 'shop', 6));
+    github.failWith = 502;
+    expect(
+      (
+        await h.api({
+          method: 'POST',
+          url: '/api/pull_requests',
+          payload: { url: 'https://github.com/acme/shop/pull/6' },
+        })
+      ).statusCode,
+    ).toBe(502);
+    const failed = await until((d) => d.integrations.github.lastError !== null);
+    expect(failed.integrations.github.lastError).toBe('GitHub answered 502');
+    expect(failed.integrations.github.lastSuccessAt).not.toBeNull();
+
+    jira.failWith = 401;
+    await h.api({ method: 'GET', url: '/api/tracker/my_tickets' });
+    const jiraFailed = await until((d) => d.integrations.jira.lastError !== null);
+    expect(jiraFailed.integrations.jira.lastError).toMatch(/^Jira answered 401/);
+    const text = JSON.stringify(jiraFailed);
+    for (const secret of [GITHUB_TOKEN, JIRA_TOKEN, CIRCLE_TOKEN, CYPRESS_KEY, 'private_key']) {
+      expect(text).not.toContain(secret);
+    }
+
+    github.failWith = undefined;
+    expect(
+      (
+        await h.api({
+          method: 'POST',
+          url: '/api/pull_requests',
+          payload: { url: 'https://github.com/acme/shop/pull/6' },
+        })
+      ).statusCode,
+    ).toBe(201);
+    await until((d) => d.integrations.github.lastError === null);
+    jira.failWith = undefined;
+  });
+});
