@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The handler checks the body itself (and answers in its own shape); skip EMPTY_BODY. */
     ownsBodyValidation?: boolean;
+    /** The body schema describes an optional body: no body at all is valid (no EMPTY_BODY). */
+    bodyOptional?: boolean;
   }
 }
 
@@ -38,9 +40,9 @@ export function registerBodyParsing(app: FastifyInstance): void {
   // A body-requiring route with no body at all (or a JSON `null`) is EMPTY_BODY, reported before
   // schema validation would describe the same thing as a type error.
   app.addHook('preValidation', async (request) => {
+    const { ownsBodyValidation, bodyOptional } = request.routeOptions.config;
     const needsBody =
-      request.routeOptions.schema?.body !== undefined &&
-      request.routeOptions.config.ownsBodyValidation !== true;
+      request.routeOptions.schema?.body !== undefined && ownsBodyValidation !== true && bodyOptional !== true;
     if (needsBody && (request.body === undefined || request.body === null)) {
       throw ValidationError.single('body', 'EMPTY_BODY', 'Request body is required');
     }

@@ -86,6 +86,17 @@ export function createNotificationsRepository(db: Db) {
         .executeTakeFirst();
     },
 
+    /** Marks every unread notification (of one type, when given) read; returns how many. */
+    async markAllRead(type?: string): Promise<number> {
+      let query = db
+        .updateTable('notifications')
+        .set({ is_read: toDbBoolean(true) })
+        .where('is_read', '=', toDbBoolean(false));
+      if (type !== undefined) query = query.where('type', '=', type);
+      const result = await query.executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
     async delete(id: number): Promise<boolean> {
       if (!isStorableId(id)) return false;
       const result = await db.deleteFrom('notifications').where('id', '=', id).executeTakeFirst();

@@ -3,11 +3,15 @@ import { Type } from '@sinclair/typebox';
 import { listResponse, resolvePage } from '../../http/pagination.js';
 import { errorResponses, IdParams, toId } from '../../http/schemas.js';
 import { requireSomeField } from '../../http/validation.js';
+import { ValidationError } from '../../shared/errors.js';
 import {
   CreateNotificationBody,
   NotificationListQuery,
   NotificationListResponse,
   NotificationResponse,
+  ReadAllBody,
+  ReadAllFilter,
+  ReadAllResponse,
   UPDATABLE_NOTIFICATION_FIELDS,
   UpdateNotificationBody,
 } from './notifications.schema.js';
@@ -80,6 +84,34 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ service: Notificat
     async (request) => {
       requireSomeField(request.body, UPDATABLE_NOTIFICATION_FIELDS);
       return { success: true as const, data: await service.update(toId(request.params.id), request.body) };
+    },
+  );
+
+  app.post(
+    '/notifications/read_all',
+    {
+      config: { bodyOptional: true },
+      schema: {
+        tags,
+        summary: 'Mark every unread notification read (optional type filter, as ?type= or {type})',
+        querystring: ReadAllFilter,
+        body: ReadAllBody,
+        response: { 200: ReadAllResponse, ...errorResponses(400, 401, 500) },
+      },
+    },
+    async (request) => {
+      const fromQuery = request.query.type;
+      const fromBody = request.body?.type;
+      if (fromQuery !== undefined && fromBody !== undefined && fromQuery !== fromBody) {
+        throw ValidationError.single(
+          'type',
+          'INVALID_VALUE',
+          'type is given twice (query and body) with different values',
+          fromBody,
+        );
+      }
+      const updated = await service.markAllRead(fromQuery ?? fromBody);
+      return { success: true as const, data: { updated } };
     },
   );
 

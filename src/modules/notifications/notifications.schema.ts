@@ -68,6 +68,20 @@ export const NotificationListQuery = Type.Object(
 );
 export type NotificationListQuery = Static<typeof NotificationListQuery>;
 
+/** `POST /api/notifications/read_all`: the optional type filter, as query parameter or body field. */
+export const ReadAllFilter = Type.Object(
+  { type: Type.Optional(NotificationTypeSchema) },
+  { additionalProperties: false },
+);
+export type ReadAllFilter = Static<typeof ReadAllFilter>;
+/** The body is optional: no body reaches validation as null. */
+export const ReadAllBody = Nullable(ReadAllFilter);
+
+export const ReadAllResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({ updated: Type.Integer({ minimum: 0, description: 'notifications marked read' }) }),
+});
+
 export const NotificationResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Ref(Notification),

@@ -86,6 +86,11 @@ export function createNotificationsService({ notificationsRepository, push }: No
       if (!(await notificationsRepository.update(id, { isRead: true }))) throw notFound(id);
     },
 
+    /** Marks every unread notification read, or only those of `type`; returns how many changed. */
+    async markAllRead(type?: NotificationType): Promise<number> {
+      return notificationsRepository.markAllRead(type);
+    },
+
     async remove(id: number): Promise<void> {
       if (!(await notificationsRepository.delete(id))) throw notFound(id);
     },
