@@ -46,12 +46,13 @@ export interface AuthGuard {
   refuseIfBlocked(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
   /**
    * Counts a failed attempt from the request's IP and answers it: 429 when this failure blocks
-   * the IP, otherwise the caller's own failure reply (after the production slow-down).
+   * the IP, otherwise the caller's own failure reply (after the production slow-down), told how
+   * many more failures the IP may make before the next one blocks it.
    */
   handleFailure(
     request: FastifyRequest,
     reply: FastifyReply,
-    sendFailure: () => FastifyReply,
+    sendFailure: (attemptsRemaining: number) => FastifyReply,
   ): Promise<FastifyReply>;
   clearFailures(request: FastifyRequest): Promise<void>;
 }
@@ -145,7 +146,8 @@ export function createAuthGuard(config: Config, store: AttemptStore): AuthGuard 
       } catch (err) {
         // The shared store being down must not take the API down with it: answer unblocked.
         request.log.warn({ err }, 'attempt store unavailable; failure not counted');
-        return sendFailure();
+        // Nothing could be counted, so nothing is known to be used up.
+        return sendFailure(bruteForceMaxAttempts);
       }
       if (outcome.blockedUntil !== undefined) {
         request.log.warn({ ip: request.ip }, 'IP blocked after repeated failed authentication');
@@ -154,7 +156,7 @@ export function createAuthGuard(config: Config, store: AttemptStore): AuthGuard 
       if (config.isProduction && outcome.failures > 1) {
         await sleep(Math.min(SLOWDOWN_CAP_MS, SLOWDOWN_STEP_MS * (outcome.failures - 1)));
       }
-      return sendFailure();
+      return sendFailure(Math.max(0, bruteForceMaxAttempts - outcome.failures));
     },
 
     async clearFailures(request) {

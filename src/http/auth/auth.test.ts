@@ -57,11 +57,11 @@ describe('API key and brute-force protection', () => {
   it('validates: wrong → 401 valid:false; missing, empty or non-string → 400 valid:false', async () => {
     const wrong = await asIp(t, freshIp()).validate({ apiKey: 'wrong' });
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ valid: false, message: expect.any(String) });
+    expect(wrong.json()).toEqual({ valid: false, message: expect.any(String), attemptsRemaining: 2 });
     for (const payload of [undefined, {}, { apiKey: '' }, { apiKey: 42 }, { apiKey: null }]) {
       const res = await asIp(t, freshIp()).validate(payload);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ valid: false, message: expect.any(String) });
+      expect(res.json()).toEqual({ valid: false, message: expect.any(String), attemptsRemaining: 2 });
     }
   });
 
