@@ -45,6 +45,10 @@ export interface PullRequestsTable {
   etag: string | null;
   /** JSON of the last GitHub answer, reused when GitHub replies 304 Not Modified. */
   scm_cache: string | null;
+  /** GitHub's `created_at`, `draft` and `mergeable_state`; null until read from GitHub. */
+  opened_at: string | null;
+  draft: ColumnType<boolean | number | null, number | null, number | null>;
+  mergeable_state: string | null;
   created_at: CreatedAt;
   updated_at: string;
 }

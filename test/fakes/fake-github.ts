@@ -83,6 +83,29 @@ export function fakePullRequest(
   };
 }
 
+/**
+ * A pull-request payload with some fields left out, as a trimmed answer (a proxy, an older
+ * GitHub Enterprise) may come: `missing` names top-level fields (`head`, `commits`, …) or one
+ * level down (`user.login`).
+ */
+export function partialPullRequest(
+  owner: string,
+  repo: string,
+  number: number,
+  missing: readonly string[],
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const pull = structuredClone(fakePullRequest(owner, repo, number, overrides));
+  for (const path of missing) {
+    const [first, second] = path.split('.') as [string, string | undefined];
+    const parent = pull[first];
+    if (second === undefined) delete pull[first];
+    else if (typeof parent === 'object' && parent !== null)
+      delete (parent as Record<string, unknown>)[second];
+  }
+  return pull;
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './001-initial.js';
 import * as integrationStatus from './004-integration-status.js';
+import * as pullRequestGitHubState from './005-pull-request-github-state.js';
 
 /** Migrations are listed in code (not read from disk) so the built package needs no globbing. */
 export const migrationProvider: MigrationProvider = {
@@ -8,6 +9,7 @@ export const migrationProvider: MigrationProvider = {
     return Promise.resolve({
       '001-initial': initial,
       '004-integration-status': integrationStatus,
+      '005-pull-request-github-state': pullRequestGitHubState,
     });
   },
 };

@@ -3,27 +3,32 @@ import type { Config } from '../../config/config.js';
 import { ExternalServiceError } from '../../shared/errors.js';
 import { type CallOutcomes, UNTRACKED } from '../call-outcomes.js';
 
-/** The pull-request fields the service exposes as `scmDetails` (spec field list). */
+/**
+ * The pull-request fields the service exposes as `scmDetails` (spec field list). Only the title
+ * is required of GitHub's answer; a field it leaves out (or sends with another type) is null,
+ * except `body` and the user's names (empty strings) and `mergeable` (false, as while GitHub is
+ * still computing it).
+ */
 export interface ScmDetails {
   number: number;
-  state: string;
+  state: string | null;
   title: string;
   body: string;
   user: { login: string; avatar_url: string };
-  created_at: string;
-  updated_at: string;
+  created_at: string | null;
+  updated_at: string | null;
   merged_at: string | null;
-  draft: boolean;
-  head: { ref: string; sha: string };
-  base: { ref: string; sha: string };
+  draft: boolean | null;
+  head: { ref: string; sha: string } | null;
+  base: { ref: string; sha: string } | null;
   mergeable: boolean;
-  mergeable_state: string;
-  comments: number;
-  review_comments: number;
-  commits: number;
-  additions: number;
-  deletions: number;
-  changed_files: number;
+  mergeable_state: string | null;
+  comments: number | null;
+  review_comments: number | null;
+  commits: number | null;
+  additions: number | null;
+  deletions: number | null;
+  changed_files: number | null;
 }
 
 export type PullRequestFetch =
@@ -56,12 +61,16 @@ export interface LogSink {
   warn(message: string): void;
 }
 
-/** `merged` when GitHub reports a merge time, otherwise GitHub's `open`/`closed`. */
+/**
+ * `merged` when GitHub reports a merge time, otherwise GitHub's `open`/`closed`; undefined when
+ * the answer says neither (the caller keeps what it knew).
+ */
 export function pullRequestStatus(
   details: Pick<ScmDetails, 'state' | 'merged_at'>,
-): 'open' | 'closed' | 'merged' {
+): 'open' | 'closed' | 'merged' | undefined {
   if (details.merged_at) return 'merged';
-  return details.state === 'closed' ? 'closed' : 'open';
+  if (details.state === 'closed') return 'closed';
+  return details.state === 'open' ? 'open' : undefined;
 }
 
 /** Octokit's HttpError, recognised by shape so that a second copy of the package cannot fool `instanceof`. */
@@ -80,35 +89,54 @@ function isHttpError(error: unknown): error is HttpError {
   );
 }
 
-type RawPull = Awaited<ReturnType<Octokit['rest']['pulls']['get']>>['data'];
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const count = (value: unknown): number | null => (Number.isInteger(value) ? (value as number) : null);
+const flag = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 
-function toScmDetails(pull: RawPull): ScmDetails {
+function ref(value: unknown): { ref: string; sha: string } | null {
+  const { ref: name, sha } = record(value);
+  return typeof name === 'string' && typeof sha === 'string' ? { ref: name, sha } : null;
+}
+
+/**
+ * Reads GitHub's answer field by field: an answer without `head`, `base` or the counts (a proxy
+ * trimming it, an older Enterprise version) still gives the detail view and the title.
+ */
+function toScmDetails(raw: unknown, requested: number): ScmDetails {
+  const pull = record(raw);
+  const title = text(pull.title);
+  if (title === null)
+    throw new ExternalServiceError('GitHub', 'GitHub answered without a pull-request title');
+  const user = record(pull.user);
   return {
-    number: pull.number,
-    state: pull.state,
-    title: pull.title,
-    body: pull.body ?? '',
-    user: { login: pull.user?.login ?? '', avatar_url: pull.user?.avatar_url ?? '' },
-    created_at: pull.created_at,
-    updated_at: pull.updated_at,
-    merged_at: pull.merged_at ?? null,
-    draft: pull.draft ?? false,
-    head: { ref: pull.head.ref, sha: pull.head.sha },
-    base: { ref: pull.base.ref, sha: pull.base.sha },
+    number: count(pull.number) ?? requested,
+    state: text(pull.state),
+    title,
+    body: text(pull.body) ?? '',
+    user: { login: text(user.login) ?? '', avatar_url: text(user.avatar_url) ?? '' },
+    created_at: text(pull.created_at),
+    updated_at: text(pull.updated_at),
+    merged_at: text(pull.merged_at),
+    draft: flag(pull.draft),
+    head: ref(pull.head),
+    base: ref(pull.base),
     // GitHub answers null while it is still computing mergeability; the spec's field is a boolean.
-    mergeable: pull.mergeable ?? false,
-    mergeable_state: pull.mergeable_state,
-    comments: pull.comments,
-    review_comments: pull.review_comments,
-    commits: pull.commits,
-    additions: pull.additions,
-    deletions: pull.deletions,
-    changed_files: pull.changed_files,
+    mergeable: flag(pull.mergeable) ?? false,
+    mergeable_state: text(pull.mergeable_state),
+    comments: count(pull.comments),
+    review_comments: count(pull.review_comments),
+    commits: count(pull.commits),
+    additions: count(pull.additions),
+    deletions: count(pull.deletions),
+    changed_files: count(pull.changed_files),
   };
 }
 
 /** Turns any failure into a 502 whose message names the cause but never a credential. */
 function toServiceError(error: unknown, timeoutMs: number): Error {
+  if (error instanceof ExternalServiceError) return error;
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
     return new ExternalServiceError('GitHub', `GitHub did not answer within ${timeoutMs} ms`);
   }
@@ -169,7 +197,7 @@ export function createGitHubClient(
           headers: etag ? { 'if-none-match': etag } : {},
           request: { signal: AbortSignal.timeout(timeoutMs) },
         });
-        const details = toScmDetails(response.data);
+        const details = toScmDetails(response.data, number);
         outcomes.succeeded();
         return { notModified: false, details, etag: response.headers.etag ?? null };
       } catch (error) {

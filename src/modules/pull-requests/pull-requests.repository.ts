@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { isStorableId, isUniqueViolation, toCount } from '../../db/errors.js';
+import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
 import type { PullRequestsTable } from '../../db/schema.js';
 import { ConflictError } from '../../shared/errors.js';
 import type { NotificationInput } from '../notifications/notification-sink.js';
@@ -18,7 +18,21 @@ export interface PullRequestInsert {
   status: string;
   etag?: string | null;
   scmCache?: string | null;
+  github?: GitHubState;
 }
+
+/** What GitHub last said about the pull request (see the columns of the same names). */
+export interface GitHubState {
+  openedAt: string | null;
+  draft: boolean | null;
+  mergeableState: string | null;
+}
+
+const githubColumns = (state: GitHubState) => ({
+  opened_at: state.openedAt,
+  draft: state.draft === null ? null : toDbBoolean(state.draft),
+  mergeable_state: state.mergeableState,
+});
 
 export interface PullRequestPatch {
   title?: string;
@@ -26,6 +40,7 @@ export interface PullRequestPatch {
   notifiedEvents?: string;
   etag?: string | null;
   scmCache?: string | null;
+  github?: GitHubState;
 }
 
 export interface PullRequestListOptions {
@@ -89,6 +104,7 @@ export function createPullRequestsRepository(db: Db) {
             notified_events: '[]',
             etag: input.etag ?? null,
             scm_cache: input.scmCache ?? null,
+            ...githubColumns(input.github ?? { openedAt: null, draft: null, mergeableState: null }),
             created_at: now,
             updated_at: now,
           })
@@ -111,6 +127,7 @@ export function createPullRequestsRepository(db: Db) {
           ...(patch.notifiedEvents !== undefined ? { notified_events: patch.notifiedEvents } : {}),
           ...(patch.etag !== undefined ? { etag: patch.etag } : {}),
           ...(patch.scmCache !== undefined ? { scm_cache: patch.scmCache } : {}),
+          ...(patch.github !== undefined ? githubColumns(patch.github) : {}),
           ...(touch ? { updated_at: nowIso() } : {}),
         })
         .where('id', '=', id)

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
-import { Text, Timestamp } from '../../http/schemas.js';
+import { OrNull, Text, Timestamp } from '../../http/schemas.js';
 
 export const PR_STATUSES = ['open', 'closed', 'merged'] as const;
 export type PullRequestStatus = (typeof PR_STATUSES)[number];
@@ -17,6 +17,16 @@ export const PullRequest = Type.Object(
     status: StatusSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    openedAt: OrNull(
+      Type.String({
+        format: 'date-time',
+        description: "GitHub's created_at; null until the pull request has been read from GitHub",
+      }),
+    ),
+    draft: OrNull(Type.Boolean({ description: 'null until read from GitHub' })),
+    mergeableState: OrNull(
+      Type.String({ description: "GitHub's mergeable_state (clean, dirty, blocked…); null until read" }),
+    ),
   },
   { $id: 'PullRequest', title: 'PullRequest' },
 );
@@ -24,27 +34,28 @@ export type PullRequest = Static<typeof PullRequest>;
 
 const Ref = Type.Object({ ref: Type.String(), sha: Type.String() });
 
+/** GitHub's pull request; a field GitHub's answer left out is null (see ScmDetails in the client). */
 export const ScmDetailsSchema = Type.Object(
   {
     number: Type.Integer(),
-    state: Type.String(),
+    state: OrNull(Type.String()),
     title: Type.String(),
     body: Type.String(),
     user: Type.Object({ login: Type.String(), avatar_url: Type.String() }),
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    merged_at: Type.Union([Timestamp, Type.Null()]),
-    draft: Type.Boolean(),
-    head: Ref,
-    base: Ref,
+    created_at: OrNull(Timestamp),
+    updated_at: OrNull(Timestamp),
+    merged_at: OrNull(Timestamp),
+    draft: OrNull(Type.Boolean()),
+    head: OrNull(Ref),
+    base: OrNull(Ref),
     mergeable: Type.Boolean(),
-    mergeable_state: Type.String(),
-    comments: Type.Integer(),
-    review_comments: Type.Integer(),
-    commits: Type.Integer(),
-    additions: Type.Integer(),
-    deletions: Type.Integer(),
-    changed_files: Type.Integer(),
+    mergeable_state: OrNull(Type.String()),
+    comments: OrNull(Type.Integer()),
+    review_comments: OrNull(Type.Integer()),
+    commits: OrNull(Type.Integer()),
+    additions: OrNull(Type.Integer()),
+    deletions: OrNull(Type.Integer()),
+    changed_files: OrNull(Type.Integer()),
   },
   { $id: 'ScmDetails', title: 'ScmDetails' },
 );

@@ -1,4 +1,5 @@
-import { parseJson } from '../../db/errors.js';
+import { fromDbBoolean, parseJson } from '../../db/errors.js';
+import { parseIsoInstant } from '../../shared/time.js';
 import { ExternalServiceError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Page } from '../../http/pagination.js';
 import {
@@ -12,7 +13,7 @@ import {
   pullRequestUrlFromParts,
   type PullRequestRef,
 } from '../../integrations/github/pull-request-url.js';
-import type { PullRequestRow, PullRequestsRepository } from './pull-requests.repository.js';
+import type { GitHubState, PullRequestRow, PullRequestsRepository } from './pull-requests.repository.js';
 import { alreadyTracked } from './pull-requests.repository.js';
 import type {
   CreatePullRequestBody,
@@ -37,8 +38,29 @@ export function toPullRequest(row: PullRequestRow): PullRequest {
     status: row.status as PullRequestStatus,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    openedAt: row.opened_at,
+    draft: row.draft === null ? null : fromDbBoolean(row.draft),
+    mergeableState: row.mergeable_state,
   };
 }
+
+/** The parts of GitHub's answer kept on the record; `openedAt` in the service's timestamp form. */
+export function gitHubStateOf(details: ScmDetails): GitHubState {
+  return {
+    openedAt: details.created_at === null ? null : (parseIsoInstant(details.created_at) ?? null),
+    draft: details.draft,
+    mergeableState: details.mergeable_state,
+  };
+}
+
+const sameGitHubState = (row: PullRequestRow, state: GitHubState) => {
+  const stored = toPullRequest(row);
+  return (
+    stored.openedAt === state.openedAt &&
+    stored.draft === state.draft &&
+    stored.mergeableState === state.mergeableState
+  );
+};
 
 function invalidUrl(value: unknown): ValidationError {
   return ValidationError.single(
@@ -82,23 +104,38 @@ export function createPullRequestsService({ repository, github, githubApiUrl }: 
   /**
    * Current GitHub details of a tracked PR. Sends the stored ETag so an unchanged PR is a 304
    * (free of rate limit) served from the cached copy; stores the fresh copy otherwise, and keeps
-   * `status` current either way.
+   * `status`, `openedAt`, `draft` and `mergeableState` current either way.
    */
   async function refresh(row: PullRequestRow): Promise<{ row: PullRequestRow; details: ScmDetails }> {
     const cached = parseJson<ScmDetails>(row.scm_cache);
     let result = await github.getPullRequest(row.owner, row.repo, row.number, cached ? row.etag : null);
     if (result.notModified) {
-      if (cached) return { row, details: cached };
+      if (cached) return { row: await keepGitHubState(row, cached), details: cached };
       result = await github.getPullRequest(row.owner, row.repo, row.number, null);
       if (result.notModified) throw new Error('GitHub answered 304 to an unconditional request');
     }
-    const status = pullRequestStatus(result.details);
+    const current = await keepGitHubState(row, result.details, {
+      etag: result.etag,
+      scmCache: JSON.stringify(result.details),
+    });
+    return { row: current, details: result.details };
+  }
+
+  /** Stores what GitHub said; a cached copy (304) is written only when it changes something. */
+  async function keepGitHubState(
+    row: PullRequestRow,
+    details: ScmDetails,
+    fresh?: { etag: string | null; scmCache: string },
+  ): Promise<PullRequestRow> {
+    const status = pullRequestStatus(details) ?? row.status;
+    const state = gitHubStateOf(details);
+    if (!fresh && status === row.status && sameGitHubState(row, state)) return row;
     const updated = await repository.update(
       row.id,
-      { status, etag: result.etag, scmCache: JSON.stringify(result.details) },
+      { status, github: state, ...fresh },
       status !== row.status,
     );
-    return { row: updated ?? row, details: result.details };
+    return updated ?? row;
   }
 
   return {
@@ -154,9 +191,11 @@ export function createPullRequestsService({ repository, github, githubApiUrl }: 
       const row = await repository.create({
         ...ref,
         title: fetched.details.title,
-        status: pullRequestStatus(fetched.details),
+        // A pull request GitHub does not call open, closed or merged is taken as open.
+        status: pullRequestStatus(fetched.details) ?? 'open',
         etag: fetched.etag,
         scmCache: JSON.stringify(fetched.details),
+        github: gitHubStateOf(fetched.details),
       });
       return toPullRequest(row);
     },

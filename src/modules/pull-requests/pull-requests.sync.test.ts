@@ -44,6 +44,33 @@ describe('open-PR events', () => {
   });
 });
 
+describe('open-PR events of drafts and partial answers', () => {
+  it('never sends ready for a draft, whatever its mergeable state', () => {
+    const none = new Set<string>();
+    for (const mergeable_state of ['clean', 'unstable', 'draft']) {
+      expect(dueOpenEvents({ created_at: daysAgo(1), mergeable_state, draft: true }, none, NOW).send).toEqual(
+        [],
+      );
+    }
+    expect(
+      dueOpenEvents({ created_at: daysAgo(1), mergeable_state: 'dirty', draft: true }, none, NOW).send,
+    ).toEqual(['conflicts']);
+    expect(
+      dueOpenEvents({ created_at: daysAgo(4), mergeable_state: 'clean', draft: true }, none, NOW).send,
+    ).toEqual(['open_3_days']);
+  });
+
+  it('sends no age event without created_at and no state event without mergeable_state', () => {
+    expect(dueOpenEvents({ created_at: null, mergeable_state: 'clean' }, new Set(), NOW).send).toEqual([
+      'ready',
+    ]);
+    expect(dueOpenEvents({ created_at: daysAgo(9), mergeable_state: null }, new Set(), NOW)).toEqual({
+      send: ['open_7_days'],
+      skip: ['open_3_days'],
+    });
+  });
+});
+
 describe.each(DIALECTS)('pull-request sync (%s)', (dialect) => {
   let github: FakeGitHub;
   let database: DatabaseHandle;
@@ -142,6 +169,22 @@ describe.each(DIALECTS)('pull-request sync (%s)', (dialect) => {
       fakePullRequest('acme', 'shop', 10, { created_at: daysAgo(1), mergeable_state: 'clean' }),
     );
     expect((await sync()).events).toEqual([]);
+  });
+
+  it('sends ready only once a draft leaves draft, and stores draft and mergeableState', async () => {
+    const id = await track(11, { mergeable_state: 'clean', draft: true });
+    const { sync, repository } = build();
+    expect((await sync()).events).toEqual([]);
+    expect((await repository.findById(id))!.mergeable_state).toBe('clean');
+    expect(Boolean((await repository.findById(id))!.draft)).toBe(true);
+    github.setPull(
+      'acme',
+      'shop',
+      fakePullRequest('acme', 'shop', 11, { created_at: daysAgo(1), mergeable_state: 'clean', draft: false }),
+    );
+    expect((await sync()).events).toEqual([{ prId: id, prNumber: 11, status: 'open', event: 'ready' }]);
+    expect(Boolean((await repository.findById(id))!.draft)).toBe(false);
+    expect(sent.map((notification) => notification.title)).toEqual(['PR #11 ready to merge']);
   });
 
   it('reports a PR GitHub cannot provide as failed and goes on with the others', async () => {

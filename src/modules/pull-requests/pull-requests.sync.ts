@@ -18,18 +18,23 @@ export interface PullRequestSyncDeps {
 
 /**
  * Events an open PR qualifies for that were not notified before. A PR seen for the first time at
- * 7 days or older gets only `open_7_days`: `open_3_days` is then recorded as passed, not sent.
+ * 7 days or older gets only `open_7_days`: `open_3_days` is then recorded as passed, not sent. A
+ * draft is never ready to merge: `ready` waits until it leaves draft. Without GitHub's
+ * `created_at` there is no age to tell.
  */
 export function dueOpenEvents(
-  details: Pick<ScmDetails, 'created_at' | 'mergeable_state'>,
+  details: Pick<ScmDetails, 'created_at' | 'mergeable_state'> & Partial<Pick<ScmDetails, 'draft'>>,
   notified: ReadonlySet<string>,
   now: Date,
 ): { send: PullRequestEvent[]; skip: PullRequestEvent[] } {
   const send: PullRequestEvent[] = [];
   const skip: PullRequestEvent[] = [];
-  if (READY_STATES.has(details.mergeable_state) && !notified.has('ready')) send.push('ready');
-  if (details.mergeable_state === 'dirty' && !notified.has('conflicts')) send.push('conflicts');
-  const ageMs = now.getTime() - new Date(details.created_at).getTime();
+  const state = details.mergeable_state ?? '';
+  if (READY_STATES.has(state) && details.draft !== true && !notified.has('ready')) send.push('ready');
+  if (state === 'dirty' && !notified.has('conflicts')) send.push('conflicts');
+  const openedAt = details.created_at === null ? Number.NaN : Date.parse(details.created_at);
+  if (Number.isNaN(openedAt)) return { send, skip };
+  const ageMs = now.getTime() - openedAt;
   if (ageMs >= 7 * DAY_MS) {
     if (!notified.has('open_7_days')) send.push('open_7_days');
     if (!notified.has('open_3_days')) skip.push('open_3_days');
