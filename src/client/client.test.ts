@@ -57,11 +57,28 @@ describe.each(DIALECTS)('DashboardClient against the live server (%s)', (dialect
     const health = await client.health();
     expect(health).toMatchObject({ status: 'ok', httpStatus: 200, checks: { database: { status: 'ok' } } });
     expect(await client.auth.validate(TEST_KEY)).toMatchObject({ valid: true });
-    expect(await client.auth.validate('not-the-key-0123456789abcdefghijkl')).toMatchObject({ valid: false });
+    expect(await client.auth.validate('not-the-key-0123456789abcdefghijkl')).toEqual({
+      valid: false,
+      message: 'Invalid API key',
+      attemptsRemaining: 2,
+    });
     await client.auth.validate(TEST_KEY); // a success clears the failure above
     const wrongKey = new DashboardClient({ baseUrl: server.baseUrl, apiKey: 'wrong', retries: 0 });
     await expect(wrongKey.apps.list()).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
     await client.auth.validate(TEST_KEY);
+  });
+
+  it('status', async () => {
+    const { data } = await client.status();
+    expect(data).toMatchObject({ database: { dialect }, broker: { kind: 'in-process', status: 'ok' } });
+    expect(data.integrations.github).toMatchObject({ configured: true, missing: [] });
+    expect(data.integrations.cypress).toEqual({
+      configured: false,
+      missing: ['CYPRESS_API_KEY'],
+      lastSuccessAt: null,
+      lastError: null,
+    });
+    expect(data.jobs.map((job) => job.name)).toContain('pr-management');
   });
 
   it('applications', async () => {
@@ -110,7 +127,14 @@ describe.each(DIALECTS)('DashboardClient against the live server (%s)', (dialect
     github.setPull('acme', 'shop', fakePullRequest('acme', 'shop', 21, { title: 'Add cart' }));
     const url = 'https://github.com/acme/shop/pull/21';
     const created = await client.pullRequests.create({ url });
-    expect(created.data).toMatchObject({ url, title: 'Add cart', status: 'open' });
+    expect(created.data).toMatchObject({
+      url,
+      title: 'Add cart',
+      status: 'open',
+      openedAt: '2025-01-10T08:00:00.000Z',
+      draft: false,
+      mergeableState: 'clean',
+    });
     const detail = await client.pullRequests.get(created.data.id);
     expect(detail.data.scmDetails).toMatchObject({ number: 21, state: 'open' });
     expect((await client.pullRequests.update(created.data.id, { title: 'Cart' })).data.title).toBe('Cart');
@@ -141,6 +165,15 @@ describe.each(DIALECTS)('DashboardClient against the live server (%s)', (dialect
     expect((await client.notifications.update(id, { message: 'Changed' })).data.message).toBe('Changed');
     await client.notifications.markRead(id);
     expect((await client.notifications.list({ isRead: true })).data.map((n) => n.id)).toContain(id);
+    await client.notifications.create({ title: 'A', message: 'B', type: 'info' });
+    await client.notifications.create({ title: 'C', message: 'D', type: 'system' });
+    expect((await client.notifications.readAll({ type: 'info' })).data.updated).toBe(1);
+    expect((await client.notifications.readAll()).data.updated).toBeGreaterThanOrEqual(1);
+    expect((await client.notifications.list({ isRead: false })).data).toEqual([]);
+    await expect(client.notifications.readAll({ type: 'bogus' as 'info' })).rejects.toMatchObject({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+    });
     await client.notifications.remove(id);
     await expect(client.notifications.get(id)).rejects.toMatchObject({ status: 404 });
     expect((await client.push.register('device-token-1')).success).toBe(true);

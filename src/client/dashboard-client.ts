@@ -5,7 +5,10 @@ import type {
   CreateAppBody,
   UpdateAppBody,
 } from '../modules/apps/apps.schema.js';
+import type { ValidateKeyResponse } from '../modules/auth/auth.schema.js';
+import type { HealthResponse } from '../modules/health/health.schema.js';
 import type { JobListResponse, JobName, JobRunAccepted } from '../modules/jobs/jobs.schema.js';
+import type { StatusResponse } from '../modules/status/status.schema.js';
 import type {
   CreateTodoBody,
   DeleteCompletedResponse,
@@ -32,21 +35,7 @@ export interface PageQuery {
   offset?: number;
 }
 
-export type { MessageResponse };
-
-/** `GET /health` (its schema lives in the health route, which has no schema file). */
-export interface HealthResponse {
-  status: 'ok' | 'degraded' | 'down';
-  version: string;
-  uptime: number;
-  timestamp: string;
-  checks: Record<'database' | 'broker', { status: 'ok' | 'down'; latencyMs: number }>;
-}
-
-export interface ValidateKeyResponse {
-  valid: boolean;
-  message: string;
-}
+export type { HealthResponse, MessageResponse, StatusResponse, ValidateKeyResponse };
 
 export type DashboardClientOptions = TransportOptions;
 
@@ -84,8 +73,19 @@ export class DashboardClient {
     return { ...response.body, httpStatus: response.status };
   }
 
+  /**
+   * `GET /api/status`: version, roles, database and broker, what each integration still needs and
+   * when it last worked, and the jobs.
+   */
+  status(): Promise<StatusResponse> {
+    return this.get<StatusResponse>('/api/status');
+  }
+
   readonly auth = {
-    /** `POST /api/auth/validate`: a wrong key answers `{valid: false}` (never throws for 400/401). */
+    /**
+     * `POST /api/auth/validate`: a wrong or missing key answers `{valid: false, message,
+     * attemptsRemaining}` (never throws for 400/401); a blocked address throws the 429.
+     */
     validate: async (apiKey: string): Promise<ValidateKeyResponse> =>
       (
         await this.transport.request<ValidateKeyResponse>('POST', '/api/auth/validate', {

@@ -8,6 +8,7 @@ export type {
   HealthResponse,
   MessageResponse,
   PageQuery,
+  StatusResponse,
   ValidateKeyResponse,
 } from './dashboard-client.js';
 export {
@@ -22,7 +23,8 @@ export type { ApplicationDetails, CreateAppBody, UpdateAppBody } from '../module
 export type { ToDoItem, CreateTodoBody, UpdateTodoBody } from '../modules/todos/todos.schema.js';
 export type { RunReportOptions } from './resource-groups.js';
 export type { PullRequest } from '../modules/pull-requests/pull-requests.schema.js';
-export type { Notification } from '../modules/notifications/notifications.schema.js';
+export type { Notification, ReadAllFilter } from '../modules/notifications/notifications.schema.js';
+export type { IntegrationStatus, ServiceStatus } from '../modules/status/status.schema.js';
 export type { TrackerTicket } from '../modules/tracker/tracker.schema.js';
 export type { ManualRun } from '../modules/manual-runs/manual-runs.schema.js';
 export type { ReportDetail, ReportSummary } from '../modules/reports/reports.schema.js';

@@ -4,6 +4,8 @@ import type {
   NotificationListQuery,
   NotificationListResponse,
   NotificationResponse,
+  ReadAllFilter,
+  ReadAllResponse,
   UpdateNotificationBody,
 } from '../modules/notifications/notifications.schema.js';
 import type {
@@ -97,6 +99,12 @@ export function notificationsGroup(client: Caller) {
     remove: async (id: number): Promise<void> => {
       await client.call<undefined>('DELETE', `/api/notifications/${id}`);
     },
+    /** Marks every unread notification (of one type, when given) read; safe to repeat. */
+    readAll: (filter: ReadAllFilter = {}) =>
+      client.call<Static<typeof ReadAllResponse>>('POST', '/api/notifications/read_all', {
+        query: { ...filter },
+        idempotent: true,
+      }),
   };
 }
 
