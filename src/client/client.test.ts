@@ -4,17 +4,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Broker } from '../broker/broker.js';
 import { createInProcessBroker } from '../broker/in-process-broker.js';
-import { type FakeCircleCi, startFakeCircleCi } from '../../test/fakes/fake-circleci.js';
-import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../../test/fakes/fake-github.js';
-import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../test/fakes/fake-jira.js';
+import type { FakeCircleCi } from '../../test/fakes/fake-circleci.js';
+import { fakePullRequest, type FakeGitHub } from '../../test/fakes/fake-github.js';
+import { fakeJiraIssue, type FakeJira } from '../../test/fakes/fake-jira.js';
+import { type IntegrationFakes, startIntegrationFakes } from '../../test/fakes/integration-fakes.js';
 import { MY_TICKETS_JQL, manualQaJql } from '../modules/tracker/tracker.service.js';
 import { DIALECTS } from '../../test/support/databases.js';
 import { TEST_KEY } from '../../test/support/test-app.js';
 import { DashboardApiError, DashboardClient } from './index.js';
 import { startLiveServer, type LiveServer } from '../../test/support/live-server.js';
-
-const GITHUB_TOKEN = 'ghp_client_test_token_0123456789abcdef';
-const CIRCLE_TOKEN = 'circle-client-test-token';
 
 describe.each(DIALECTS)('DashboardClient against the live server (%s)', (dialect) => {
   let server: LiveServer;
@@ -22,35 +20,20 @@ describe.each(DIALECTS)('DashboardClient against the live server (%s)', (dialect
   let github: FakeGitHub;
   let jira: FakeJira;
   let circleci: FakeCircleCi;
+  let fakes: IntegrationFakes;
   let broker: Broker;
 
   beforeAll(async () => {
-    github = await startFakeGitHub({ token: GITHUB_TOKEN });
-    jira = await startFakeJira({ email: 'qa@example.com', apiToken: 'jira-token' });
-    circleci = await startFakeCircleCi(CIRCLE_TOKEN);
-    circleci.addProject('gh/acme/shop');
+    fakes = await startIntegrationFakes();
+    ({ github, jira, circleci } = fakes);
     broker = createInProcessBroker({ namespace: `client-test-${randomUUID()}:` });
-    server = await startLiveServer({
-      dialect,
-      env: {
-        GITHUB_URL: github.url,
-        GITHUB_TOKEN,
-        JIRA_BASE_URL: jira.url,
-        JIRA_EMAIL: 'qa@example.com',
-        JIRA_API_TOKEN: 'jira-token',
-        JIRA_MANUAL_QA_PROJECT: 'QA',
-        TRACKER_CACHE_MS: '0',
-        CIRCLECI_BASE_URL: circleci.url,
-        CIRCLECI_TOKEN: CIRCLE_TOKEN,
-      },
-      deps: { broker },
-    });
+    server = await startLiveServer({ dialect, env: fakes.env, deps: { broker } });
     client = server.client;
   });
   afterAll(async () => {
     await server.close();
     await broker.close();
-    await Promise.all([github.close(), jira.close(), circleci.close()]);
+    await fakes.close();
   });
 
   it('health and auth', async () => {

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeCircleCi, startFakeCircleCi } from '../../../test/fakes/fake-circleci.js';
 import { type FakeFcm, startFakeFcm } from '../../../test/fakes/fake-fcm-server.js';
-import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../../../test/fakes/fake-github.js';
-import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../../test/fakes/fake-jira.js';
+import { fakePullRequest } from '../../../test/fakes/fake-github.js';
+import { fakeJiraIssue } from '../../../test/fakes/fake-jira.js';
+import {
+  FAKE_CREDENTIALS,
+  type IntegrationFakes,
+  startIntegrationFakes,
+} from '../../../test/fakes/integration-fakes.js';
 import {
   CYPRESS_KEY,
   eventually,
@@ -15,10 +19,6 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { buildApp } from '../../app.js';
 import { VERSION } from '../../shared/version.js';
 import { manualQaJql } from '../tracker/tracker.service.js';
-
-const GITHUB_TOKEN = 'ghp_status_test_token_0123456789abcdef';
-const JIRA_TOKEN = 'jira-status-secret-0123456789';
-const CIRCLE_TOKEN = 'circle-status-secret-0123456789';
 
 type Integration = {
   configured: boolean;
@@ -112,40 +112,29 @@ describe.each(DIALECTS)('GET /api/status on a bare configuration (%s)', (dialect
 });
 
 describe.each(DIALECTS)('GET /api/status with every integration pointed at fakes (%s)', (dialect) => {
-  let github: FakeGitHub;
-  let jira: FakeJira;
-  let circleci: FakeCircleCi;
+  let fakes: IntegrationFakes;
   let fcm: FakeFcm;
   let h: ReportHarness;
 
   beforeAll(async () => {
-    github = await startFakeGitHub({ token: GITHUB_TOKEN });
-    jira = await startFakeJira({ email: 'qa@example.com', apiToken: JIRA_TOKEN });
-    circleci = await startFakeCircleCi(CIRCLE_TOKEN);
-    circleci.addProject('gh/acme/shop');
+    fakes = await startIntegrationFakes();
     fcm = await startFakeFcm();
     h = await startReportHarness({
       dialect,
-      env: {
-        GITHUB_URL: github.url,
-        GITHUB_TOKEN,
-        JIRA_BASE_URL: jira.url,
-        JIRA_EMAIL: 'qa@example.com',
-        JIRA_API_TOKEN: JIRA_TOKEN,
-        JIRA_MANUAL_QA_PROJECT: 'QA',
-        TRACKER_CACHE_MS: '0',
-        CIRCLECI_BASE_URL: circleci.url,
-        CIRCLECI_TOKEN: CIRCLE_TOKEN,
-        FCM_SERVICE_ACCOUNT_JSON: fcm.serviceAccountJson,
-        FCM_BASE_URL: fcm.baseUrl,
-      },
+      env: { ...fakes.env, FCM_SERVICE_ACCOUNT_JSON: fcm.serviceAccountJson, FCM_BASE_URL: fcm.baseUrl },
     });
   });
   afterAll(async () => {
     await h.close();
-    await Promise.all([github.close(), jira.close(), circleci.close(), fcm.close()]);
+    await Promise.all([fakes.close(), fcm.close()]);
   });
 
+  /** Tracks `acme/shop#number`, reading its title from GitHub; resolves with the HTTP status. */
+  const track = async (number: number) => {
+    fakes.github.setPull('acme', 'shop', fakePullRequest('acme', 'shop', number));
+    const url = `https://github.com/acme/shop/pull/${number}`;
+    return (await h.api({ method: 'POST', url: '/api/pull_requests', payload: { url } })).statusCode;
+  };
   const status = async () => (await h.api({ method: 'GET', url: '/api/status' })).json<StatusBody>().data;
   const until = (check: (data: StatusBody['data']) => boolean) => eventually(status, check);
 
@@ -157,17 +146,8 @@ describe.each(DIALECTS)('GET /api/status with every integration pointed at fakes
 
   it('records the last success of each integration after a real call', async () => {
     const before = new Date().toISOString();
-    github.setPull('acme', 'shop', fakePullRequest('acme', 'shop', 5));
-    expect(
-      (
-        await h.api({
-          method: 'POST',
-          url: '/api/pull_requests',
-          payload: { url: 'https://github.com/acme/shop/pull/5' },
-        })
-      ).statusCode,
-    ).toBe(201);
-    jira.setIssues(manualQaJql('QA'), [fakeJiraIssue(1)]);
+    expect(await track(5)).toBe(201);
+    fakes.jira.setIssues(manualQaJql('QA'), [fakeJiraIssue(1)]);
     expect((await h.api({ method: 'GET', url: '/api/tracker/manual_qa' })).statusCode).toBe(200);
     const appId = await h.createApp('shop');
     await h.api({
@@ -199,41 +179,25 @@ describe.each(DIALECTS)('GET /api/status with every integration pointed at fakes
   });
 
   it('shows a failure as lastError without any secret, and a later success clears it', async () => {
-    github.setPull('acme', 'shop', fakePullRequest('acme', 'shop', 6));
-    github.failWith = 502;
-    expect(
-      (
-        await h.api({
-          method: 'POST',
-          url: '/api/pull_requests',
-          payload: { url: 'https://github.com/acme/shop/pull/6' },
-        })
-      ).statusCode,
-    ).toBe(502);
+    fakes.github.failWith = 502;
+    expect(await track(6)).toBe(502);
     const failed = await until((d) => d.integrations.github.lastError !== null);
     expect(failed.integrations.github.lastError).toBe('GitHub answered 502');
     expect(failed.integrations.github.lastSuccessAt).not.toBeNull();
 
-    jira.failWith = 401;
+    fakes.jira.failWith = 401;
     await h.api({ method: 'GET', url: '/api/tracker/my_tickets' });
     const jiraFailed = await until((d) => d.integrations.jira.lastError !== null);
     expect(jiraFailed.integrations.jira.lastError).toMatch(/^Jira answered 401/);
     const text = JSON.stringify(jiraFailed);
-    for (const secret of [GITHUB_TOKEN, JIRA_TOKEN, CIRCLE_TOKEN, CYPRESS_KEY, 'private_key']) {
+    const { githubToken, jiraToken, circleToken } = FAKE_CREDENTIALS;
+    for (const secret of [githubToken, jiraToken, circleToken, CYPRESS_KEY, 'private_key']) {
       expect(text).not.toContain(secret);
     }
 
-    github.failWith = undefined;
-    expect(
-      (
-        await h.api({
-          method: 'POST',
-          url: '/api/pull_requests',
-          payload: { url: 'https://github.com/acme/shop/pull/6' },
-        })
-      ).statusCode,
-    ).toBe(201);
+    fakes.github.failWith = undefined;
+    expect(await track(6)).toBe(201);
     await until((d) => d.integrations.github.lastError === null);
-    jira.failWith = undefined;
+    fakes.jira.failWith = undefined;
   });
 });
