@@ -1,8 +1,10 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../../test/support/databases.js';
+import { Migrator } from 'kysely';
+import { createTestDatabase, DIALECTS } from '../../test/support/databases.js';
 import { postgresAvailable, TEST_POSTGRES_URL } from '../../test/support/services.js';
 import { migrateToLatest, openDatabase } from './database.js';
+import { migrationProvider } from './migrations/index.js';
 
 describe.runIf(postgresAvailable)('PostgreSQL connection pool', () => {
   it('survives the server ending an idle connection and reconnects for the next query', async () => {
@@ -21,6 +23,25 @@ describe.runIf(postgresAvailable)('PostgreSQL connection pool', () => {
       await admin.end();
       await new Promise((resolve) => setTimeout(resolve, 100));
       await expect(handle.ping()).resolves.toBeUndefined();
+    } finally {
+      await handle.close();
+      await testDb.drop();
+    }
+  });
+});
+
+describe.each(DIALECTS)('migrations written on parallel branches (%s)', (dialect) => {
+  it('runs a migration that arrives later with a lower number than one already applied', async () => {
+    const testDb = await createTestDatabase(dialect);
+    const handle = openDatabase(testDb.config);
+    try {
+      // A database migrated before 004 existed in the code, but after 005 did.
+      const all = await migrationProvider.getMigrations();
+      const { '004-integration-status': _later, ...earlier } = all;
+      const partial = new Migrator({ db: handle.db, provider: { getMigrations: async () => earlier } });
+      expect((await partial.migrateToLatest()).error).toBeUndefined();
+      expect(await migrateToLatest(handle.db)).toEqual(['004-integration-status']);
+      expect(await handle.db.selectFrom('integration_status').selectAll().execute()).toEqual([]);
     } finally {
       await handle.close();
       await testDb.drop();
