@@ -189,7 +189,36 @@ describe.each(DIALECTS)('GET /api/status with every integration pointed at fakes
     await h.api({ method: 'GET', url: '/api/tracker/my_tickets' });
     const jiraFailed = await until((d) => d.integrations.jira.lastError !== null);
     expect(jiraFailed.integrations.jira.lastError).toMatch(/^Jira answered 401/);
-    const text = JSON.stringify(jiraFailed);
+
+    const appId = await h.createApp('cart');
+    const trigger = { enabled: true };
+    const pipelineUrl = 'https://app.circleci.com/pipelines/gh/acme/shop';
+    await h.api({
+      method: 'PUT',
+      url: `/api/apps/${appId}`,
+      payload: { pipelineUrl, e2eTriggerConfiguration: trigger },
+    });
+    fakes.circleci.failWith = 500;
+    expect(
+      (await h.api({ method: 'POST', url: '/api/e2e_manual_runs', payload: { appId } })).statusCode,
+    ).toBe(502);
+    fakes.circleci.failWith = undefined;
+
+    await h.api({ method: 'POST', url: '/api/push/register', payload: { token: 'device-status-2' } });
+    const denied = { code: 403, status: 'PERMISSION_DENIED', message: 'SenderId mismatch' };
+    fcm.failNext({ status: 403, body: { error: denied } }, { status: 403, body: { error: denied } });
+    await h.api({
+      method: 'POST',
+      url: '/api/notifications',
+      payload: { title: 'T', message: 'M', type: 'info' },
+    });
+
+    const all = await until(
+      (d) => d.integrations.circleci.lastError !== null && d.integrations.fcm.lastError !== null,
+    );
+    expect(all.integrations.circleci.lastError).toMatch(/^CircleCI answered 500/);
+    expect(all.integrations.fcm.lastError).toBe('FCM answered 403 PERMISSION_DENIED: SenderId mismatch');
+    const text = JSON.stringify(all);
     const { githubToken, jiraToken, circleToken } = FAKE_CREDENTIALS;
     for (const secret of [githubToken, jiraToken, circleToken, CYPRESS_KEY, 'private_key']) {
       expect(text).not.toContain(secret);
