@@ -1,7 +1,17 @@
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
 
+import { readFileSync } from 'node:fs';
+
 export const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+/** Resident set size of a process (Linux), in MiB. */
+export function rssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return Math.round((kib / 1024) * 10) / 10;
+}
 
 /** Starts a child process and resolves with its address once it prints `READY <url>` or `listening on <url>`. */
 export function startProcess(args, env = {}) {
@@ -17,7 +27,7 @@ export function startProcess(args, env = {}) {
       if (match) {
         child.stdout.off('data', onData);
         child.stdout.resume();
-        resolve({ url: match[1], stop: () => stopProcess(child) });
+        resolve({ url: match[1], pid: child.pid, stop: () => stopProcess(child) });
       }
     };
     child.stdout.on('data', onData);
@@ -36,8 +46,19 @@ function stopProcess(child) {
 
 /** Runs autocannon against one request shape and returns req/s and latency figures. */
 export async function measure(name, options) {
-  const result = await autocannon({ connections: 10, pipelining: 1, duration: DURATION_S, ...options });
-  const non2xx = result.non2xx + result.errors;
+  const { expectStatus: _expected, ...request } = options;
+  const result = await autocannon({
+    connections: CONNECTIONS,
+    pipelining: 1,
+    duration: DURATION_S,
+    ...request,
+  });
+  const expected = options.expectStatus;
+  // A 304 is the expected answer of the revalidation rows; anything else outside 2xx counts.
+  const non2xx =
+    expected === 304
+      ? result.requests.total - (result.statusCodeStats?.['304']?.count ?? 0) + result.errors
+      : result.non2xx + result.errors;
   return {
     name,
     reqPerSec: Math.round(result.requests.average),

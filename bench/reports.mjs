@@ -94,8 +94,8 @@ async function streamedAnswer(startProcess, targetMb) {
   }
 }
 
-/** A SQLite database with 50 apps, a ready report of the date with 50 details, and manual runs. */
-export async function seedReportDatabase(file) {
+/** A SQLite database with `apps` apps, a ready report of the date with their details, and manual runs. */
+export async function seedReportDatabase(file, appCount = APPS) {
   const { openDatabase, migrateToLatest } = await import(dist('db/database.js'));
   const database = openDatabase({ dialect: 'sqlite', filename: file });
   await migrateToLatest(database.db);
@@ -103,7 +103,7 @@ export async function seedReportDatabase(file) {
   const apps = await database.db
     .insertInto('apps')
     .values(
-      Array.from({ length: APPS }, (_, i) => ({
+      Array.from({ length: appCount }, (_, i) => ({
         name: `App ${String(i).padStart(2, '0')}`,
         code: `app-${i}`,
         pipeline_url: `https://app.circleci.com/pipelines/github/acme/app-${i}`,
@@ -120,9 +120,9 @@ export async function seedReportDatabase(file) {
     .values({
       date: REPORT_DATE,
       status: 'ready',
-      total_runs: APPS * 20,
-      passed_runs: APPS * 18,
-      failed_runs: APPS * 2,
+      total_runs: appCount * 20,
+      passed_runs: appCount * 18,
+      failed_runs: appCount * 2,
       success_rate: 0.9,
       created_at: now,
       updated_at: now,
@@ -170,6 +170,8 @@ export async function seedReportDatabase(file) {
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 /** Called by bench/run.mjs; prints the pipeline figures and returns the HTTP rows for its table. */
+export const BENCH_REPORT_DATE = REPORT_DATE;
+
 export async function runReportBenchmarks({ measure, startProcess, key, dir }) {
   const aggregation = await aggregationThroughput();
   process.stdout.write(

@@ -1,27 +1,22 @@
-// `npm run bench`: the real server (built, embedded default, rate limiting off) over HTTP with
-// autocannon, each scenario beside a bare Fastify hello-world measured in the same run.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+// `npm run bench`: the real server (built, embedded default) over HTTP with autocannon at 50
+// connections, each scenario beside a bare `node:http` server measured in the same run, plus the
+// service's RSS idle and after the load. BENCH_DURATION (s per scenario), BENCH_CONNECTIONS,
+// BENCH_PIPELINE=0 (skip the report-pipeline figures) and BENCH_ENTRY (another build's cli.js,
+// to measure a before/after pair in one run) change it.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { DURATION_S, measure, printTable, startProcess } from './lib.mjs';
+import { join, resolve } from 'node:path';
+import { CONNECTIONS, DURATION_S, measure, printTable, rssMiB, startProcess } from './lib.mjs';
+import { BENCH_REPORT_DATE, seedReportDatabase } from './reports.mjs';
 
 const KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
+const APPS = 20;
 const dir = mkdtempSync(join(tmpdir(), 'dashboard-bench-'));
 const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
+const entry = resolve(process.env.BENCH_ENTRY ?? 'dist/src/cli.js');
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
-async function seed(url) {
-  for (let i = 0; i < 20; i++) {
-    const res = await fetch(`${url}/api/apps`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        name: `App ${i}`,
-        code: `app-${i}`,
-        pipelineUrl: `https://app.circleci.com/pipelines/github/acme/app-${i}`,
-      }),
-    });
-    if (res.status !== 201) throw new Error(`seeding apps failed: ${res.status}`);
-  }
+async function seedTodos(url) {
   for (let i = 0; i < 100; i++) {
     const res = await fetch(`${url}/api/to_do_list`, {
       method: 'POST',
@@ -36,31 +31,68 @@ async function seed(url) {
   }
 }
 
+function startService(file, env = {}) {
+  return startProcess([entry, 'serve', '--roles', 'api'], {
+    API_SECURITY_KEY: KEY,
+    DATABASE_URL: `sqlite:${file}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RATE_LIMIT_MAX: '0',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    CORS_ORIGINS: 'http://localhost',
+    ...env,
+  });
+}
+
+/** The ETag of a GET, or undefined when the service sends none (then the 304 row is skipped). */
+async function etagOf(url, requestHeaders) {
+  const res = await fetch(url, { headers: requestHeaders });
+  await res.arrayBuffer();
+  return res.headers.get('etag') ?? undefined;
+}
+
 process.stdout.write(
-  `Benchmarks: ${DURATION_S}s per scenario, 10 connections (BENCH_DURATION to change)\n\n`,
+  `Benchmarks: ${DURATION_S}s per scenario, ${CONNECTIONS} connections, service ${entry}\n\n`,
 );
+const file = join(dir, 'bench.sqlite');
+await seedReportDatabase(file, APPS);
 const ceilingServer = await startProcess(['bench/hello-ceiling.mjs']);
-const service = await startProcess(['dist/src/cli.js', 'serve', '--roles', 'api'], {
-  API_SECURITY_KEY: KEY,
-  DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  RATE_LIMIT_MAX: '0',
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'production',
-  CORS_ORIGINS: 'http://localhost',
-});
+const service = await startService(file);
+const memory = {};
 try {
-  await seed(service.url);
-  const ceiling = await measure('bare Fastify hello-world (ceiling)', { url: ceilingServer.url });
-  const rows = [
-    ceiling,
-    await measure('GET /health', { url: `${service.url}/health` }),
-    await measure('GET /api/apps (20 apps)', { url: `${service.url}/api/apps`, headers }),
-    await measure('GET /api/to_do_list (100 items, limit=100)', {
-      url: `${service.url}/api/to_do_list?limit=100`,
+  await seedTodos(service.url);
+  await sleep(2000);
+  memory.idle = rssMiB(service.pid);
+  const ceiling = await measure('bare node:http (ceiling)', { url: ceilingServer.url });
+  const reads = [
+    ['GET /health', `${service.url}/health`, {}],
+    [`GET /api/apps (${APPS} apps)`, `${service.url}/api/apps`, headers],
+    ['GET /api/to_do_list?limit=100', `${service.url}/api/to_do_list?limit=100`, headers],
+    [
+      `GET /api/e2e_run_report (${APPS} apps, enriched)`,
+      `${service.url}/api/e2e_run_report?date=${BENCH_REPORT_DATE}`,
       headers,
-    }),
+    ],
+  ];
+  const rows = [ceiling];
+  for (const [name, url, requestHeaders] of reads)
+    rows.push(await measure(name, { url, headers: requestHeaders }));
+  for (const [name, url, requestHeaders] of reads) {
+    const etag = await etagOf(url, requestHeaders);
+    if (!etag) {
+      rows.push({ name: `${name} If-None-Match (304)`, reqPerSec: 0, p50: '-', p99: '-', errors: 'no ETag' });
+      continue;
+    }
+    rows.push(
+      await measure(`${name} If-None-Match (304)`, {
+        url,
+        headers: { ...requestHeaders, 'if-none-match': etag },
+        expectStatus: 304,
+      }),
+    );
+  }
+  rows.push(
     await measure('POST /api/to_do_list', {
       url: `${service.url}/api/to_do_list`,
       method: 'POST',
@@ -71,13 +103,30 @@ try {
         link: 'https://example.com/a',
       }),
     }),
-  ];
-  if (existsSync(new URL('./reports.mjs', import.meta.url))) {
+  );
+  memory.afterLoad = rssMiB(service.pid);
+  await service.stop();
+
+  // The same read with the rate limiter on (a limit high enough never to refuse the bench).
+  const limited = await startService(file, { RATE_LIMIT_MAX: '100000000' });
+  try {
+    rows.push(
+      await measure(`GET /api/apps (${APPS} apps), rate limiter on`, {
+        url: `${limited.url}/api/apps`,
+        headers,
+      }),
+    );
+  } finally {
+    await limited.stop();
+  }
+
+  if (process.env.BENCH_PIPELINE !== '0') {
     const { runReportBenchmarks } = await import('./reports.mjs');
     rows.push(...(await runReportBenchmarks({ measure, startProcess, key: KEY, dir })));
   }
   process.stdout.write('\n');
   printTable(rows, ceiling.reqPerSec);
+  process.stdout.write(`\nservice RSS: ${memory.idle} MiB idle, ${memory.afterLoad} MiB after the load\n`);
 } finally {
   await service.stop();
   await ceilingServer.stop();
