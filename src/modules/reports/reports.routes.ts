@@ -24,6 +24,7 @@ const DEFAULT_TREND_DAYS = 14;
 // Tables each cached answer is read from (application info and manual runs enrich the details).
 const summaries = { tables: ['e2e_report_summaries'] };
 const enriched = { tables: ['e2e_report_summaries', 'e2e_report_details', 'apps', 'e2e_manual_runs'] };
+const ALL_ENRICHMENTS = { includeDetails: true, includeAppInfo: true, includeManualRuns: true } as const;
 
 export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService }> = async (
   app,
@@ -42,7 +43,8 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
       },
     },
     async (request, reply) => {
-      const result = await service.runReport(request.query);
+      const { date, force = false, enrichments = ALL_ENRICHMENTS } = request.query;
+      const result = await service.runReport({ ...(date ? { date } : {}), force, enrichments });
       const { status, ...body } = result;
       return reply.status(status).send({ success: true as const, ...body });
     },
