@@ -60,8 +60,8 @@ describe.skipIf(!postgresAvailable || !redisAvailable)('webhooks with two API pr
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const output: string[] = [];
-      child.stdout!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
-      child.stderr!.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+      child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => output.push(chunk.toString()));
       children.push({ child, output });
     }
     apis = ports.map(
