@@ -18,6 +18,7 @@ import {
   TrendsResponse,
 } from './reports.schema.js';
 import type { ReportsService } from './reports.service.js';
+import { insightRoutes } from './insight.routes.js';
 
 const tags = ['E2E reports'];
 const DEFAULT_TREND_DAYS = 14;
@@ -26,6 +27,8 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app,
   { service },
 ) => {
+  await app.register(insightRoutes, { service });
+
   app.get(
     '/e2e_run_report',
     {
