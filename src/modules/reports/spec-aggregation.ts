@@ -94,7 +94,7 @@ class CellStore {
     }
     flags[slot] = flags[slot]! | SEEN;
     if (!row.counted) return;
-    flags[slot] = flags[slot]! | COUNTED | (row.failed ? FAILED : 0) | (row.flaky ? FLAKY : 0);
+    flags[slot] = flags[slot] | COUNTED | (row.failed ? FAILED : 0) | (row.flaky ? FLAKY : 0);
     if (authorIndex !== NONE && this.author[chunk]![slot] === NONE) this.author[chunk]![slot] = authorIndex;
   }
 }
