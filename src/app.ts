@@ -57,6 +57,8 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportDetail, ReportSummary } from './modules/reports/reports.schema.js';
 import { createReportsService } from './modules/reports/reports.service.js';
 import { createTodosService } from './modules/todos/todos.service.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { Webhook, WebhookDelivery } from './modules/webhooks/webhooks.schema.js';
 
 /** A method and path the router answers, and whether it is public (no key needed). */
 export interface RegisteredRoute {
@@ -160,12 +162,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addSchema(ManualRun);
   app.addSchema(ReportSummary);
   app.addSchema(ReportDetail);
+  app.addSchema(Webhook);
+  app.addSchema(WebhookDelivery);
 
   const { db } = deps.database;
   const appsRepository = createAppsRepository(db);
   const todosRepository = createTodosRepository(db);
   // Stores notifications and pushes them; app_update notifications come from the apps service.
   const notifications = deps.notifications ?? createNotificationsModule({ config, db, log: app.log });
+  // An app that owns its notifications module also delivers their webhooks.
+  if (!deps.notifications) notifications.webhooks.dispatcher.start();
   // API processes consume `notification:create`; claimOnce makes one of them act per message.
   const stopConsuming = deps.broker
     ? await consumeNotificationMessages({
@@ -219,6 +225,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       );
       await api.register(notificationsRoutes, { service: notifications.service });
       await api.register(pushRoutes, { service: notifications.pushService });
+      await api.register(webhooksRoutes, { service: notifications.webhooks.service });
       await api.register(
         pullRequestsRoutes,
         createPullRequestsModule({ config, db, log: app.log, notify: notifications.sink }),

@@ -44,6 +44,9 @@ export async function startService(config: Config): Promise<RunningService> {
   const processLog = pino(loggerOptions(config) as object);
   // One notifications module (storage + push sender) per process, shared by the API and worker.
   const notifications = createNotificationsModule({ config, db: database.db, log: processLog });
+  // API and worker processes deliver queued webhooks (whichever claims a delivery sends it).
+  if (config.roles.includes('api') || config.roles.includes('worker'))
+    notifications.webhooks.dispatcher.start();
 
   let app: FastifyInstance | undefined;
   let address: string | undefined;
