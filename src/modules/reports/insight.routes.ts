@@ -11,6 +11,8 @@ import {
 } from './reports.schema.js';
 
 const tags = ['E2E reports'];
+// Tables each cached answer is read from.
+const specTables = { tables: ['e2e_report_summaries', 'e2e_report_details', 'e2e_report_specs', 'apps'] };
 
 /** Per-spec statistics of a report detail and the day-over-day changes. */
 export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService }> = async (
@@ -20,6 +22,7 @@ export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService 
   app.get(
     '/e2e_run_report/:summaryId/:appId/specs',
     {
+      config: { responseCache: specTables },
       schema: {
         tags,
         summary:
@@ -43,6 +46,7 @@ export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService 
   app.get(
     '/e2e_reports/:date/changes',
     {
+      config: { responseCache: specTables },
       schema: {
         tags,
         summary:

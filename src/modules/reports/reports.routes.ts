@@ -23,7 +23,8 @@ import { insightRoutes } from './insight.routes.js';
 const tags = ['E2E reports'];
 const DEFAULT_TREND_DAYS = 14;
 // Tables each cached answer is read from (application info and manual runs enrich the details).
-const summaries = { tables: ['e2e_report_summaries'] };
+// Summaries name their apps without runs, so app changes count too.
+const summaries = { tables: ['e2e_report_summaries', 'apps'] };
 const enriched = { tables: ['e2e_report_summaries', 'e2e_report_details', 'apps', 'e2e_manual_runs'] };
 const ALL_ENRICHMENTS = { includeDetails: true, includeAppInfo: true, includeManualRuns: true } as const;
 
