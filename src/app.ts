@@ -13,6 +13,9 @@ import {
 import { createAuthGuard } from './http/auth/auth-guard.js';
 import { BODY_LIMIT_BYTES, registerBodyParsing } from './http/body-parsing.js';
 import { registerErrorHandling, sendRouteNotFound } from './http/error-handler.js';
+import { connectResponseCache } from './http/cache-invalidation.js';
+import { registerHttpCaching } from './http/http-caching.js';
+import { createResponseCache, type ResponseCache } from './http/response-cache.js';
 import { docsRoutes, registerOpenApi } from './http/openapi.js';
 import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
 import { registerRateLimit, registerSecurityHeaders } from './http/security.js';
@@ -90,6 +93,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Notifications + push shared with the worker of this process (one FCM sender); created when absent. */
   notifications?: NotificationsModule;
+  /** Cache of serialized read answers; created from RESPONSE_CACHE_TTL_MS when absent (tests pass a clock). */
+  responseCache?: ResponseCache;
 }
 
 const REDACTED_PATHS = [
@@ -166,6 +171,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addSchema(WebhookDelivery);
 
   const { db } = deps.database;
+  const responseCache = deps.responseCache ?? createResponseCache({ ttlMs: config.responseCacheTtlMs });
+  const disconnectCache = await connectResponseCache(responseCache, {
+    writes: deps.database.writes,
+    ...(deps.broker ? { broker: deps.broker } : {}),
+  });
+  app.addHook('onClose', disconnectCache);
   const appsRepository = createAppsRepository(db);
   const todosRepository = createTodosRepository(db);
   // Stores notifications and pushes them; app_update notifications come from the apps service.
@@ -204,6 +215,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     async (api) => {
       api.addHook('onRequest', guard.protect());
       await registerRateLimit(api, config, deps.redis);
+      registerHttpCaching(api, responseCache);
       api.setNotFoundHandler(sendRouteNotFound);
       await api.register(authRoutes, { guard });
       await api.register(appsRoutes, {

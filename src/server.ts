@@ -5,6 +5,7 @@ import { createNotificationsModule } from './modules/notifications/notifications
 import type { Broker } from './broker/broker.js';
 import { createBroker } from './broker/create-broker.js';
 import { createGuardRedisConnection } from './broker/redis-connection.js';
+import { shareWrites } from './http/cache-invalidation.js';
 import { createMetrics } from './http/metrics.js';
 import { startReportWorker } from './worker/report-worker.js';
 import type { Config } from './config/config.js';
@@ -38,6 +39,9 @@ export async function startService(config: Config): Promise<RunningService> {
       // Reconnection is the broker's own business; publishers see the failure when it matters.
     },
   });
+
+  // Other processes' response caches learn of this process's writes (the API's, worker's, jobs').
+  const stopSharingWrites = shareWrites(database.writes, broker);
 
   // One Prometheus registry per process, shared by the API's /metrics and the report worker.
   const metrics = createMetrics();
@@ -111,6 +115,7 @@ export async function startService(config: Config): Promise<RunningService> {
         await manualRunPoller?.stop();
         await app?.close();
         await notifications.drain();
+        stopSharingWrites();
         await broker.close();
         redis?.disconnect();
         await database.close();

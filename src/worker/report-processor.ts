@@ -102,6 +102,11 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
       repository.listDetailsForDate(request.date),
     ]);
     await repository.saveReport(request.date, aggregate);
+    // A backfill or replay of past dates must not push news about the past: only the newest
+    // report speaks. Pending newer dates count too, so a backfill requested all at once (oldest
+    // processed first) stays silent until its newest date.
+    const newest = await repository.newestReportDate();
+    if (newest !== undefined && newest > request.date) return aggregate;
     const names = new Map(apps.map((app) => [app.id, app.name]));
     for (const notification of reportNotifications(aggregate.details, names, previousDay, sameDay)) {
       await deps

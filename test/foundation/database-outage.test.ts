@@ -126,7 +126,8 @@ describe.runIf(postgresAvailable)('PostgreSQL outage', () => {
     try {
       await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
       await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
-      expectUnavailable(await served.request('GET', '/api/apps'));
+      // A read not made before: the answer cached by the first one is still true and still served.
+      expectUnavailable(await served.request('GET', '/api/apps?limit=10'));
       expectUnavailable(await served.request('POST', '/api/to_do_list', { title: 'refused' }));
       await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
     } finally {
