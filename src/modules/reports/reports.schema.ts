@@ -171,6 +171,10 @@ export const QueueStatusResponse = Type.Object({
     scheduledRetries: Type.Integer(),
     deadLetters: Type.Integer(),
     oldestAgeMs: OrNull(Type.Integer()),
+    staleRepublished: Type.Integer({
+      description:
+        'reports found stuck in pending (their request lost, e.g. by a broker restart) and republished by the periodic sweep',
+    }),
     /** Thresholds crossed: queue above 100, any dead letter, oldest waiting above 5 minutes. */
     alerts: Type.Array(Type.String()),
   }),
