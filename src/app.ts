@@ -37,6 +37,8 @@ import { todosRoutes } from './modules/todos/todos.routes.js';
 import { metricsRoutes, observeHttpDurations } from './http/metrics.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportDetail, ReportSummary } from './modules/reports/reports.schema.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { Webhook, WebhookDelivery } from './modules/webhooks/webhooks.schema.js';
 
 /** A method and path the router answers, and whether it is public (no key needed). */
 export interface RegisteredRoute {
@@ -112,6 +114,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   app.addSchema(ManualRun);
   app.addSchema(ReportSummary);
   app.addSchema(ReportDetail);
+  app.addSchema(Webhook);
+  app.addSchema(WebhookDelivery);
 
   // API processes consume `notification:create`; claimOnce makes one of them act per message.
   const stopConsuming = await consumeNotificationMessages({
@@ -128,6 +132,8 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   // Jobs run on demand call this process's own listener once it has one.
   container.useApiAt(() => ownBaseUrl(app, config));
 
+  // API processes deliver queued webhooks (whichever process claims a delivery sends it).
+  container.notifications.webhooks.dispatcher.start();
   container.metrics.watchQueue(container.broker);
   observeHttpDurations(app, container.metrics);
 
@@ -152,6 +158,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
       await api.register(statusRoutes, container.status);
       await api.register(notificationsRoutes, container.notifications);
       await api.register(pushRoutes, { service: container.notifications.pushService });
+      await api.register(webhooksRoutes, container.notifications.webhooks);
       await api.register(pullRequestsRoutes, container.pullRequests);
       await api.register(trackerRoutes, container.tracker);
       await api.register(manualRunsRoutes, container.manualRuns);

@@ -22,6 +22,8 @@ export class DashboardApiError extends DashboardClientError {
     readonly requestId: string | undefined,
     /** Seconds from `Retry-After` (or the body's `retryAfter`) when the service sent one. */
     readonly retryAfterSeconds: number | undefined,
+    /** The service's own wording, without the method and path: what a user interface shows. */
+    readonly serviceMessage: string = message,
   ) {
     super(message);
   }
@@ -71,6 +73,7 @@ export function toApiError(status: number, body: unknown, headers: Headers, meth
     body,
     headers.get('x-request-id') ?? undefined,
     retryAfterSeconds(headers, record),
+    message,
   );
 }
 

@@ -19,12 +19,19 @@ export {
 } from './errors.js';
 export type { Query, RequestOptions, TransportOptions } from './transport.js';
 export type { JobName, JobRun, JobStatus } from '../modules/jobs/jobs.schema.js';
-export type { ApplicationDetails, CreateAppBody, UpdateAppBody } from '../modules/apps/apps.schema.js';
+export type {
+  ApplicationDetails,
+  CreateAppBody,
+  TriggerConfiguration,
+  UpdateAppBody,
+} from '../modules/apps/apps.schema.js';
 export type { ToDoItem, CreateTodoBody, UpdateTodoBody } from '../modules/todos/todos.schema.js';
 export type { RunReportOptions } from './resource-groups.js';
 export type { PullRequest } from '../modules/pull-requests/pull-requests.schema.js';
 export type { Notification, ReadAllFilter } from '../modules/notifications/notifications.schema.js';
+export type { NotificationType } from '../modules/notifications/notification-sink.js';
 export type { IntegrationStatus, ServiceStatus } from '../modules/status/status.schema.js';
-export type { TrackerTicket } from '../modules/tracker/tracker.schema.js';
+export type { TicketList, TrackerTicket } from '../modules/tracker/tracker.schema.js';
 export type { ManualRun } from '../modules/manual-runs/manual-runs.schema.js';
-export type { ReportDetail, ReportSummary } from '../modules/reports/reports.schema.js';
+export type { ReportSummary, TrendPoint } from '../modules/reports/reports.schema.js';
+export type { PullRequestDetails, ReportDetail, ReportRun, Trends } from './response-types.js';

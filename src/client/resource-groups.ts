@@ -24,10 +24,8 @@ import type {
 } from '../modules/manual-runs/manual-runs.schema.js';
 import type {
   DeadLetterListResponse,
-  DetailResponse,
   QueueStatusResponse,
   ReplayResponse,
-  RunReportResponse,
   SummaryListQuery,
   SummaryListResponse,
   SummaryResponse,
@@ -35,6 +33,7 @@ import type {
   TrendsResponse,
 } from '../modules/reports/reports.schema.js';
 import type { TicketListResponse } from '../modules/tracker/tracker.schema.js';
+import type { ReportDetail, ReportRun } from './response-types.js';
 import type { Query } from './transport.js';
 
 /** What a resource group needs from the client. */
@@ -145,7 +144,7 @@ export function reportsGroup(client: Caller) {
      * `pending` summary while it is generated; poll again for the result.
      */
     run: (options: RunReportOptions = {}) =>
-      client.call<Static<typeof RunReportResponse>>('GET', '/api/e2e_run_report', {
+      client.call<ReportRun>('GET', '/api/e2e_run_report', {
         query: {
           date: options.date,
           force: options.force === undefined ? undefined : String(options.force),
@@ -153,13 +152,13 @@ export function reportsGroup(client: Caller) {
         },
       }),
     detail: (summaryId: number, appId: number) =>
-      client.call<Static<typeof DetailResponse>>('GET', `/api/e2e_run_report/${summaryId}/${appId}`),
+      client.call<{ success: true; data: ReportDetail }>('GET', `/api/e2e_run_report/${summaryId}/${appId}`),
     summaries: (query: SummaryListQuery = {}) =>
       client.call<Static<typeof SummaryListResponse>>('GET', '/api/e2e_reports', { query: { ...query } }),
     summary: (date: string) =>
       client.call<Static<typeof SummaryResponse>>('GET', `/api/e2e_reports/${encodeURIComponent(date)}`),
     summaryWithDetails: (date: string) =>
-      client.call<Static<typeof SummaryWithDetailsResponse>>(
+      client.call<Static<typeof SummaryWithDetailsResponse> & { data: { details: ReportDetail[] } }>(
         'GET',
         `/api/e2e_reports/${encodeURIComponent(date)}/details`,
       ),

@@ -82,6 +82,14 @@ export interface Config {
     /** Push requests in flight at once per delivery (FCM_CONCURRENCY, default 10). */
     readonly concurrency: number;
   };
+  readonly webhooks: {
+    /** WEBHOOK_ALLOW_PRIVATE: production may then target loopback, private and link-local hosts. */
+    readonly allowPrivate: boolean;
+    /** WEBHOOK_RETRY_DELAYS_MS: waits before each retry (default 1000,4000,16000). */
+    readonly retryDelaysMs: readonly number[];
+    /** WEBHOOK_POLL_MS: how often a process looks for deliveries due (others' and retries). */
+    readonly pollMs: number;
+  };
   readonly jobs: {
     readonly timezone: string;
     readonly e2eReport: string;
@@ -180,6 +188,11 @@ export function loadConfig(env: Env): Config {
       credentialsFile: readRaw(env, 'GOOGLE_APPLICATION_CREDENTIALS'),
       concurrency: readInteger(env, 'FCM_CONCURRENCY', 10, { min: 1, max: 1000 }),
     },
+    webhooks: {
+      allowPrivate: readEnum(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'], 'false') === 'true',
+      retryDelaysMs: readDelays(env, 'WEBHOOK_RETRY_DELAYS_MS', [1000, 4000, 16_000]),
+      pollMs: readInteger(env, 'WEBHOOK_POLL_MS', 2000, { min: 10 }),
+    },
     jobs: {
       timezone,
       e2eReport: readCron(env, 'E2E_REPORT_CRON_SCHEDULE', DEFAULT_SCHEDULES.e2eReport, timezone),
@@ -199,6 +212,17 @@ export function loadConfig(env: Env): Config {
     },
   };
   return deepFreeze(config);
+}
+
+/** A comma list of non-negative millisecond delays, e.g. `1000,4000,16000`. */
+function readDelays(env: Env, name: string, fallback: number[]): number[] {
+  const items = readList(env, name);
+  if (items.length === 0) return fallback;
+  return items.map((item) => {
+    if (!/^\d{1,9}$/.test(item))
+      throw new ConfigError(name, `must list delays in milliseconds, got "${item}"`);
+    return Number(item);
+  });
 }
 
 function generateKey(): string {

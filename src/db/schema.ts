@@ -131,6 +131,49 @@ export interface IntegrationStatusTable {
   updated_at: string;
 }
 
+/** An outgoing webhook target; `types` is a JSON array of notification types. */
+export interface WebhooksTable {
+  id: Generated<number>;
+  name: string | null;
+  kind: string;
+  url: string;
+  secret: string | null;
+  types: string;
+  last_delivery_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: string;
+}
+
+/** A delivery still to be made; `claimed_until` is the lease of the process sending it. */
+export interface WebhookJobsTable {
+  id: Generated<number>;
+  webhook_id: number;
+  notification_id: number | null;
+  delivery_id: string;
+  event_type: string;
+  /** JSON of the notification as it was created (sent even if the row is deleted meanwhile). */
+  payload: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  created_at: CreatedAt;
+}
+
+/** One attempt to deliver to a webhook (status null when no HTTP answer came). */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  notification_id: number | null;
+  delivery_id: string;
+  attempt: number;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+  at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   todos: TodosTable;
@@ -142,4 +185,7 @@ export interface Database {
   e2e_report_details: E2eReportDetailsTable;
   job_runs: JobRunsTable;
   integration_status: IntegrationStatusTable;
+  webhooks: WebhooksTable;
+  webhook_jobs: WebhookJobsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

@@ -1,4 +1,5 @@
 import { type TSchema, type Static, Type, type SchemaOptions } from '@sinclair/typebox';
+import { FLAG_KEYWORD, JSON_KEYWORD } from './query-decoding.js';
 import { ERROR_CODE_KEYWORD } from './validation.js';
 
 /**
@@ -32,6 +33,23 @@ export const StringEnum = <const T extends readonly string[]>(values: T) =>
 /** Path id: a positive integer written in decimal; anything else is 400 INVALID_ID. */
 export const IdParam = Type.String({ pattern: '^[1-9][0-9]{0,15}$', [ERROR_CODE_KEYWORD]: 'INVALID_ID' });
 export const IdParams = Type.Object({ id: IdParam });
+
+/** A boolean query flag written `true`, `false`, `1` or `0` (anything else is INVALID_VALUE). */
+export const QueryFlag = (options: SchemaOptions = {}) =>
+  Type.Unsafe<boolean>({
+    type: 'string',
+    enum: ['true', 'false', '1', '0'],
+    [ERROR_CODE_KEYWORD]: 'INVALID_VALUE',
+    [FLAG_KEYWORD]: true,
+    ...options,
+  });
+
+/**
+ * A query parameter holding URL-encoded JSON that must match `schema` (else INVALID_FORMAT); the
+ * handler receives the decoded value, with the schema's defaults filled in.
+ */
+export const JsonQuery = <T extends TSchema>(schema: T, options: SchemaOptions = {}) =>
+  Type.Unsafe<Static<T>>({ type: 'string', [JSON_KEYWORD]: schema, ...options });
 
 /** Non-blank text with a maximum length (blank → EMPTY_FIELD, too long → STRING_TOO_LONG). */
 export const Text = (maxLength?: number, options: SchemaOptions = {}) =>

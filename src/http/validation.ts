@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { isValidCron } from '../config/env-parsers.js';
 import { isCalendarDate, parseIsoInstant } from '../shared/time.js';
+import { addQueryDecoding, JSON_KEYWORD } from './query-decoding.js';
 import { type DetailCode, type ValidationDetail, ValidationError } from '../shared/errors.js';
 
 /** Schema keyword letting a schema choose the detail code its failures report. */
@@ -40,6 +41,7 @@ function createAjv(options: Options): Ajv {
     ajv.addFormat(name, { type: 'string', validate: format.validate });
   }
   ajv.addKeyword({ keyword: ERROR_CODE_KEYWORD, schemaType: 'string' });
+  addQueryDecoding(ajv);
   return ajv;
 }
 
@@ -115,6 +117,7 @@ function detailCode(error: ErrorObject): DetailCode {
       return CUSTOM_FORMATS[format]?.code ?? 'INVALID_FORMAT';
     }
     case 'pattern':
+    case JSON_KEYWORD:
       return 'INVALID_FORMAT';
     default:
       return 'INVALID_VALUE';
@@ -140,9 +143,14 @@ function detailMessage(field: string, code: DetailCode, error: ErrorObject): str
       if (format === 'cron') return `${field} must be a valid cron expression`;
       if (format === 'iso-instant') return `${field} must be an ISO 8601 date or date-time`;
       if (format === 'calendar-date') return `${field} must be a real date in YYYY-MM-DD form`;
+      if (error.keyword === JSON_KEYWORD) return `${field} ${error.message ?? 'is not valid JSON'}`;
       return `${field} has an invalid format`;
     }
     default:
+      if (error.keyword === 'enum') {
+        const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+        return `${field} must be one of: ${allowed.map(String).join(', ')}`;
+      }
       return `${field} ${error.message ?? 'is invalid'}`;
   }
 }

@@ -61,10 +61,12 @@ export async function startReportWorker(container: Container): Promise<ReportWor
   };
 }
 
-/** The worker role: the report worker and the manual-run status poll. */
+/** The worker role: the report worker, the manual-run status poll and webhook deliveries. */
 export async function startWorkerRole(container: Container): Promise<ReportWorker> {
   const reports = await startReportWorker(container);
   container.manualRuns.poller.start();
+  // Whichever API or worker process claims a queued webhook delivery sends it.
+  container.notifications.webhooks.dispatcher.start();
   return {
     processor: reports.processor,
     async stop(graceMs = SHUTDOWN_GRACE_MS) {

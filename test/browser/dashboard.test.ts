@@ -115,7 +115,8 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     await dialog.getByLabel('Code').fill('shop-web');
     await dialog.getByLabel('Pipeline URL').fill('not a url');
     await dialog.getByRole('button', { name: 'Add application' }).click();
-    await hasText(dialog.locator('.field-error'), 'pipelineUrl', STEP);
+    // The API names the field pipelineUrl; the form says it with the label the user sees.
+    await hasText(dialog.locator('.field-error'), 'Pipeline URL must be an absolute http(s) URL', STEP);
     await screenshotBoth(page, 'apps-form-error');
 
     await dialog.getByLabel('Pipeline URL').fill('https://app.circleci.com/pipelines/github/acme/shop');

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { onUnauthorized, storedKey, storeKey } from './api/client';
+import { ClientProvider, onUnauthorized, storedKey, storeKey } from './api/client';
 import { Login } from './Login';
 import { Link, navigate, usePath } from './lib/router';
 import { ApplicationsPage } from './pages/Applications';
@@ -45,16 +45,18 @@ export function App() {
     );
   }
   return (
-    <ShellProvider key={key}>
-      <Layout
-        onSignOut={() => {
-          storeKey(null);
-          setKey(null);
-          setNotice('You are signed out. The key was removed from this browser.');
-          navigate('/', true);
-        }}
-      />
-    </ShellProvider>
+    <ClientProvider apiKey={key}>
+      <ShellProvider key={key}>
+        <Layout
+          onSignOut={() => {
+            storeKey(null);
+            setKey(null);
+            setNotice('You are signed out. The key was removed from this browser.');
+            navigate('/', true);
+          }}
+        />
+      </ShellProvider>
+    </ClientProvider>
   );
 }
 

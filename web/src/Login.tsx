@@ -1,10 +1,32 @@
 import { type FormEvent, useState } from 'react';
-import { ApiError, request, storeKey } from './api/client';
+import { createBrowserClient, storeKey } from './api/client';
+import { errorStatus, formatWait, localError, retryAfter } from './api/errors';
 import { ErrorMessage } from './components/ui';
+import { formatTime } from './lib/time';
 
-interface ValidateAnswer {
-  valid: boolean;
-  message: string;
+/** What the sign-in form says after a refused key, or while the address is blocked. */
+type Refusal = { kind: 'wrong'; attemptsRemaining: number | undefined } | { kind: 'blocked'; until: number };
+
+function RefusalMessage({ refusal }: { refusal: Refusal }) {
+  if (refusal.kind === 'blocked') {
+    return (
+      <div className="alert alert-error" role="alert">
+        <strong>Slow down.</strong> Too many wrong keys: sign-in from this address is blocked until{' '}
+        <time dateTime={new Date(refusal.until).toISOString()}>{formatTime(refusal.until)}</time>. Try again
+        in {formatWait(Math.max(1, Math.round((refusal.until - Date.now()) / 1000)))}.
+      </div>
+    );
+  }
+  const left = refusal.attemptsRemaining;
+  return (
+    <div className="alert alert-error" role="alert">
+      <strong>That API key is not valid.</strong> Check it and try again.
+      {left !== undefined &&
+        (left === 0
+          ? ' The next wrong key blocks this address for a while.'
+          : ` ${left} attempt${left === 1 ? '' : 's'} remaining before this address is blocked.`)}
+    </div>
+  );
 }
 
 /** The key is checked once with POST /api/auth/validate, then kept in this browser (localStorage). */
@@ -18,6 +40,7 @@ export function Login({
   const [key, setKey] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
+  const [refusal, setRefusal] = useState<Refusal>();
   // The notice (signed out, key expired) explains why the form is shown; it goes once the user acts.
   const [showNotice, setShowNotice] = useState(true);
 
@@ -25,27 +48,27 @@ export function Login({
     event.preventDefault();
     const trimmed = key.trim();
     if (!trimmed) {
-      setError(new ApiError(400, 'Enter the API key.', 'REQUIRED_FIELD', [], undefined));
+      setRefusal(undefined);
+      setError(localError('Enter the API key.'));
       return;
     }
     setShowNotice(false);
     setBusy(true);
     setError(undefined);
+    setRefusal(undefined);
     try {
-      const { body } = await request<ValidateAnswer>('/api/auth/validate', {
-        method: 'POST',
-        body: { apiKey: trimmed },
-        anonymous: true,
-      });
-      if (!body.valid)
-        throw new ApiError(401, body.message || 'Invalid API key', 'UNAUTHORIZED', [], undefined);
+      const answer = await createBrowserClient(null).auth.validate(trimmed);
+      if (!answer.valid) {
+        const left = 'attemptsRemaining' in answer ? answer.attemptsRemaining : undefined;
+        setRefusal({ kind: 'wrong', attemptsRemaining: left });
+        return;
+      }
       storeKey(trimmed);
       onSignedIn(trimmed);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) {
-        setError(
-          new ApiError(401, 'That API key is not valid. Check it and try again.', err.code, [], undefined),
-        );
+      const wait = retryAfter(err);
+      if (errorStatus(err) === 429 && wait !== undefined) {
+        setRefusal({ kind: 'blocked', until: Date.now() + wait * 1000 });
       } else {
         setError(err);
       }
@@ -75,15 +98,20 @@ export function Login({
             autoComplete="current-password"
             value={key}
             onChange={(e) => setKey(e.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'login-error' : undefined}
+            aria-invalid={error || refusal ? true : undefined}
+            aria-describedby={error || refusal ? 'login-error' : undefined}
             autoFocus
           />
         </div>
         <div id="login-error">
           <ErrorMessage error={error} />
+          {refusal && <RefusalMessage refusal={refusal} />}
         </div>
-        <button type="submit" className="button button-primary button-block" disabled={busy}>
+        <button
+          type="submit"
+          className="button button-primary button-block"
+          disabled={busy || (refusal?.kind === 'blocked' && refusal.until > Date.now())}
+        >
           {busy ? 'Checking…' : 'Sign in'}
         </button>
       </form>

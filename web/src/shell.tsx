@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
-import { request } from './api/client';
+import type { DashboardClient } from '../../src/client/index.js';
+import { useClient } from './api/client';
 
 interface Toast {
   id: number;
@@ -23,11 +24,9 @@ export const useShell = () => useContext(ShellContext);
 
 const UNREAD_POLL_MS = 60_000;
 
-async function fetchUnread(): Promise<number> {
-  const { body } = await request<{ data: unknown[]; pagination?: { total: number } }>('/api/notifications', {
-    query: { isRead: false, limit: 1 },
-  });
-  return body.pagination?.total ?? body.data.length;
+async function fetchUnread(client: DashboardClient): Promise<number> {
+  const page = await client.notifications.list({ isRead: false, limit: 1 });
+  return page.pagination?.total ?? page.data.length;
 }
 
 /** Toasts (announced politely to screen readers) and the unread-notification count of the navigation. */
@@ -35,6 +34,7 @@ export function ShellProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const [unread, setUnread] = useState<number>();
   const nextId = useRef(1);
+  const client = useClient();
 
   const notify = useCallback((text: string, tone: 'good' | 'bad' = 'good') => {
     const id = nextId.current++;
@@ -43,8 +43,8 @@ export function ShellProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const refreshUnread = useCallback(() => {
-    fetchUnread().then(setUnread, () => setUnread(undefined));
-  }, []);
+    fetchUnread(client).then(setUnread, () => setUnread(undefined));
+  }, [client]);
 
   useEffect(() => {
     refreshUnread();

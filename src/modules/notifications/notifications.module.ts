@@ -5,6 +5,7 @@ import { createPushDelivery, createFcmSenderFromConfig, type PushDelivery } from
 import { createDeviceTokensRepository } from '../push/push.repository.js';
 import { createPushService, type PushService } from '../push/push.service.js';
 import { integrationStatusOf } from '../status/integration-status.js';
+import { createWebhooksModule, type WebhooksModule } from '../webhooks/webhooks.module.js';
 import { appUpdateNotification } from './app-change-notifications.js';
 import type { NotificationSink } from './notification-sink.js';
 import { createNotificationsRepository } from './notifications.repository.js';
@@ -14,11 +15,16 @@ export interface NotificationsModule {
   service: NotificationsService;
   pushService: PushService;
   delivery: PushDelivery;
+  /** Webhook targets and their deliveries; every created notification is queued for them. */
+  webhooks: WebhooksModule;
   /** Stores and pushes; hand it to the report pipeline and the pull-request job. */
   sink: NotificationSink;
   /** For `createAppsService({onAppChange})`: an `app_update` notification, in the background. */
   onAppChange: (change: AppChange, app: ApplicationDetails) => void;
-  /** Waits for background notifications and pushes started so far (call before closing the database). */
+  /**
+   * Waits for background notifications, pushes and webhook deliveries started so far, and stops
+   * this process's webhook dispatcher (call before closing the database).
+   */
   drain(): Promise<void>;
 }
 
@@ -31,9 +37,11 @@ export function createNotificationsModule({ config, db, log }: ModuleDeps): Noti
   const deviceTokens = createDeviceTokensRepository(db);
   const sender = createFcmSenderFromConfig(config, log, integrationStatusOf(db).outcomes('fcm'));
   const delivery = createPushDelivery({ deviceTokens, sender, log });
+  const webhooks = createWebhooksModule({ config, db, log });
   const service = createNotificationsService({
     notificationsRepository: createNotificationsRepository(db),
     push: (notification) => delivery.deliver(notification),
+    afterCreate: (notification) => webhooks.enqueue(notification),
   });
   const pending = new Set<Promise<unknown>>();
 
@@ -41,6 +49,7 @@ export function createNotificationsModule({ config, db, log }: ModuleDeps): Noti
     service,
     pushService: createPushService({ deviceTokens }),
     delivery,
+    webhooks,
     sink: async (input) => void (await service.create(input)),
     onAppChange(change, app) {
       const task = service
@@ -54,6 +63,7 @@ export function createNotificationsModule({ config, db, log }: ModuleDeps): Noti
     async drain() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
       await delivery.drain();
+      await webhooks.dispatcher.stop();
     },
   };
 }

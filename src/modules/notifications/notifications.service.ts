@@ -19,6 +19,11 @@ export interface NotificationsServiceDeps {
   notificationsRepository: NotificationsRepository;
   /** Starts the push of a stored notification; must return at once and never throw. */
   push?: (notification: Notification) => void;
+  /**
+   * Runs once the notification is stored and before `create` resolves (webhook deliveries are
+   * queued in the database here, so they survive a restart); must not throw.
+   */
+  afterCreate?: (notification: Notification) => Promise<void>;
 }
 
 export function toNotification(row: NotificationRow): Notification {
@@ -37,7 +42,11 @@ export function toNotification(row: NotificationRow): Notification {
 const toDataText = (data: Record<string, unknown> | null | undefined) =>
   data === undefined ? undefined : data === null ? null : JSON.stringify(data);
 
-export function createNotificationsService({ notificationsRepository, push }: NotificationsServiceDeps) {
+export function createNotificationsService({
+  notificationsRepository,
+  push,
+  afterCreate,
+}: NotificationsServiceDeps) {
   const notFound = (id: number) => new NotFoundError(`Notification ${id} not found`);
 
   return {
@@ -66,6 +75,7 @@ export function createNotificationsService({ notificationsRepository, push }: No
       });
       const notification = toNotification(row);
       push?.(notification);
+      await afterCreate?.(notification);
       return notification;
     },
 

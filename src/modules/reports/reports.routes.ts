@@ -21,6 +21,7 @@ import type { ReportsService } from './reports.service.js';
 
 const tags = ['E2E reports'];
 const DEFAULT_TREND_DAYS = 14;
+const ALL_ENRICHMENTS = { includeDetails: true, includeAppInfo: true, includeManualRuns: true } as const;
 
 export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService }> = async (
   app,
@@ -37,7 +38,8 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
       },
     },
     async (request, reply) => {
-      const result = await service.runReport(request.query);
+      const { date, force = false, enrichments = ALL_ENRICHMENTS } = request.query;
+      const result = await service.runReport({ ...(date ? { date } : {}), force, enrichments });
       const { status, ...body } = result;
       return reply.status(status).send({ success: true as const, ...body });
     },

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
-import { IdParam, OrNull, Timestamp } from '../../http/schemas.js';
+import { IdParam, JsonQuery, OrNull, QueryFlag, Timestamp } from '../../http/schemas.js';
 import { ERROR_CODE_KEYWORD } from '../../http/validation.js';
 
 const CalendarDate = Type.String({ format: 'calendar-date', examples: ['2025-03-01'] });
@@ -56,17 +56,29 @@ export const ReportDetail = Type.Object(
 );
 export type ReportDetail = Static<typeof ReportDetail>;
 
+/** What `GET /e2e_run_report` adds to the summary; each part defaults to included. */
+export const Enrichments = Type.Object(
+  {
+    includeDetails: Type.Optional(Type.Boolean({ default: true })),
+    includeAppInfo: Type.Optional(Type.Boolean({ default: true })),
+    includeManualRuns: Type.Optional(Type.Boolean({ default: true })),
+  },
+  { additionalProperties: false },
+);
+/** As decoded: the defaults fill every key that was left out. */
+export type Enrichments = Required<Static<typeof Enrichments>>;
+
 export const RunReportQuery = Type.Object(
   {
     date: Type.Optional(CalendarDate),
-    force: Type.Optional(
-      Type.String({ enum: ['true', 'false', '1', '0'], [ERROR_CODE_KEYWORD]: 'INVALID_VALUE' }),
-    ),
+    force: Type.Optional(QueryFlag({ description: 'Regenerate the report even when it exists' })),
     enrichments: Type.Optional(
-      Type.String({
-        description:
-          'URL-encoded JSON object with booleans includeDetails, includeAppInfo, includeManualRuns (each defaults to true)',
-      }),
+      Type.Unsafe<Enrichments>(
+        JsonQuery(Enrichments, {
+          description:
+            'URL-encoded JSON object with booleans includeDetails, includeAppInfo, includeManualRuns (each defaults to true)',
+        }),
+      ),
     ),
   },
   { additionalProperties: false },

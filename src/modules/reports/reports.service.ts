@@ -6,40 +6,8 @@ import type { AppsRepository } from '../apps/apps.repository.js';
 import { toApplicationDetails } from '../apps/apps.service.js';
 import { publishReportRequest } from './report-requests.js';
 import type { DetailRow, ReportsRepository, SummaryFilter, SummaryRow } from './reports.repository.js';
-import type { ReportDetail, ReportSummary, TrendPoint } from './reports.schema.js';
+import type { Enrichments, ReportDetail, ReportSummary, TrendPoint } from './reports.schema.js';
 import { successRate } from '../../shared/rates.js';
-
-export interface Enrichments {
-  includeDetails: boolean;
-  includeAppInfo: boolean;
-  includeManualRuns: boolean;
-}
-
-const ENRICHMENT_KEYS = ['includeDetails', 'includeAppInfo', 'includeManualRuns'] as const;
-
-/** `enrichments`: a JSON object whose keys are among the three known ones, each a boolean. */
-export function parseEnrichments(raw: string | undefined): Enrichments {
-  const enrichments: Enrichments = { includeDetails: true, includeAppInfo: true, includeManualRuns: true };
-  if (raw === undefined) return enrichments;
-  const invalid = (message: string) => ValidationError.single('enrichments', 'INVALID_FORMAT', message, raw);
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    throw invalid('enrichments must be a URL-encoded JSON object');
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw invalid('enrichments must be a JSON object');
-  }
-  for (const [key, flag] of Object.entries(value)) {
-    if (!(ENRICHMENT_KEYS as readonly string[]).includes(key)) {
-      throw invalid(`Unknown enrichment "${key}" (known: ${ENRICHMENT_KEYS.join(', ')})`);
-    }
-    if (typeof flag !== 'boolean') throw invalid(`Enrichment "${key}" must be a boolean`);
-    enrichments[key as keyof Enrichments] = flag;
-  }
-  return enrichments;
-}
 
 export function toSummary(row: SummaryRow): ReportSummary {
   return {
@@ -166,15 +134,14 @@ export function createReportsService(deps: ReportsServiceDeps) {
   }
 
   return {
-    /** The 200/202 logic of decisions §10. */
+    /** The 200/202 logic of decisions §10, on the parameters as the route schema decoded them. */
     async runReport(query: {
       date?: string;
-      force?: string;
-      enrichments?: string;
+      force: boolean;
+      enrichments: Enrichments;
     }): Promise<RunReportResult> {
-      const enrichments = parseEnrichments(query.enrichments);
+      const { enrichments, force } = query;
       const date = query.date ?? todayUtc();
-      const force = query.force === 'true' || query.force === '1';
       const summary = await repository.findSummaryByDate(date);
       if (!summary) {
         const created = await requestGeneration(date, undefined);

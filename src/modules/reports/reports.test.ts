@@ -347,6 +347,23 @@ describe.each(DIALECTS)('E2E report pipeline (%s)', (dialect) => {
     expect(response.json().error.details.map((d: { field: string }) => d.field)).toContain(field);
   });
 
+  it('names date, force and enrichments together in one 400, and changes nothing', async () => {
+    const before = (await get('/api/e2e_reports?limit=100')).json().data.length;
+    const response = await get(
+      `/api/e2e_run_report?date=2025-02-30&force=yes&enrichments=${encodeURIComponent('{"bogus":true}')}`,
+    );
+    expect(response.statusCode).toBe(400);
+    const details = response.json().error.details as { field: string; code: string; message: string }[];
+    expect(details.map((detail) => [detail.field, detail.code])).toEqual([
+      ['date', 'INVALID_FORMAT'],
+      ['force', 'INVALID_VALUE'],
+      ['enrichments', 'INVALID_FORMAT'],
+    ]);
+    expect(details[2]!.message).toContain('bogus');
+    expect((await get('/api/e2e_reports?limit=100')).json().data.length).toBe(before);
+    expect(h.fake.requests).toHaveLength(0);
+  });
+
   it('lists summaries newest first with filters and pagination', async () => {
     const all = (await get('/api/e2e_reports')).json();
     const dates = all.data.map((s: { date: string }) => s.date);

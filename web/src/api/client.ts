@@ -1,29 +1,11 @@
-/** Thin fetch wrapper over the public HTTP API: adds the key, parses both error shapes. */
+import { createContext, createElement, type ReactNode, useContext, useMemo } from 'react';
+import { DashboardClient } from '../../../src/client/index.js';
 
-export interface FieldProblem {
-  field: string;
-  message: string;
-  code?: string;
-}
-
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code: string | undefined,
-    readonly details: FieldProblem[],
-    /** Seconds to wait, for 429 answers. */
-    readonly retryAfter: number | undefined,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-
-  /** Message for a field (`name`, `e2eTriggerConfiguration.schedule`, ...), if the API named one. */
-  forField(field: string): string | undefined {
-    return this.details.find((d) => d.field === field)?.message;
-  }
-}
+/*
+ * The UI talks to the API through the same typed client that scripts use (src/client): its transport
+ * is plain fetch, and it imports only types from the server's schema files, so it runs in the
+ * browser. Pages get it with `useClient()`; nothing else in web/ builds requests by hand.
+ */
 
 const KEY_STORAGE = 'dashboard.apiKey';
 
@@ -44,155 +26,59 @@ export function storeKey(key: string | null): void {
   }
 }
 
-type Listener = (error: ApiError) => void;
+type Listener = () => void;
 const unauthorizedListeners = new Set<Listener>();
 
-/** Called when any request answers 401: the key in the browser is no longer good. */
+/** Called when a request that carried the key answers 401: the key in the browser is no longer good. */
 export function onUnauthorized(listener: Listener): () => void {
   unauthorizedListeners.add(listener);
   return () => unauthorizedListeners.delete(listener);
 }
 
-function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+function carriesKey(init: RequestInit | undefined): boolean {
+  const headers = init?.headers;
+  if (!headers) return false;
+  if (headers instanceof Headers) return headers.has('x-api-key');
+  if (Array.isArray(headers)) return headers.some(([name]) => name.toLowerCase() === 'x-api-key');
+  return 'x-api-key' in headers;
 }
 
-function parseDetails(value: unknown): FieldProblem[] {
-  if (!Array.isArray(value)) return [];
-  return value
-    .map(asRecord)
-    .filter((d) => typeof d.field === 'string' && typeof d.message === 'string')
-    .map((d) => ({
-      field: d.field as string,
-      message: d.message as string,
-      ...(typeof d.code === 'string' ? { code: d.code } : {}),
-    }));
-}
-
-const FALLBACK_MESSAGES: Record<number, string> = {
-  401: 'The API key is invalid or missing.',
-  404: 'Not found.',
-  429: 'Too many requests.',
-  500: 'The server had an unexpected problem.',
-  502: 'An external service (GitHub, Jira, CircleCI or the test-results service) did not answer properly.',
-  503: 'The service is temporarily unavailable.',
+/**
+ * fetch as the browser UI wants it: GETs always revalidate with the browser cache (so a repeated
+ * poll goes out with If-None-Match and a 304 costs no body), and a refused key signs the user out.
+ */
+const browserFetch: typeof fetch = async (input, init) => {
+  const method = init?.method ?? 'GET';
+  const response = await fetch(input, method === 'GET' ? { ...init, cache: 'no-cache' } : init);
+  if (response.status === 401 && carriesKey(init)) unauthorizedListeners.forEach((listener) => listener());
+  return response;
 };
 
-export function toApiError(status: number, body: unknown, headers?: Headers): ApiError {
-  const root = asRecord(body);
-  const envelope = asRecord(root.error);
-  let message: string | undefined;
-  let code: string | undefined;
-  let details: FieldProblem[] = [];
-  let retryAfter: number | undefined;
-  if (typeof root.error === 'string') {
-    // Flat shape: 401 `{error, code}`, brute-force 429 `{error, retryAfter}`.
-    message = root.error;
-    code = typeof root.code === 'string' ? root.code : undefined;
-    details = parseDetails(root.details);
-  } else if (typeof envelope.message === 'string') {
-    message = envelope.message;
-    code = typeof envelope.code === 'string' ? envelope.code : undefined;
-    details = parseDetails(envelope.details);
-    const retry = asRecord(envelope.details).retryAfter;
-    if (typeof retry === 'number') retryAfter = retry;
-  } else if (typeof root.message === 'string') {
-    message = root.message;
-  }
-  if (typeof root.retryAfter === 'number') retryAfter = root.retryAfter;
-  const header = headers?.get('retry-after');
-  if (retryAfter === undefined && header && /^\d+$/.test(header)) retryAfter = Number(header);
-  return new ApiError(
-    status,
-    message ?? FALLBACK_MESSAGES[status] ?? `Request failed (${status}).`,
-    code,
-    details,
-    retryAfter,
-  );
+/** A client for this page's origin. Without a key it can still call the public endpoints. */
+export function createBrowserClient(apiKey: string | null): DashboardClient {
+  return new DashboardClient({
+    baseUrl: window.location.origin,
+    apiKey: apiKey ?? '',
+    fetch: browserFetch,
+    // A person is waiting: one quick retry of a failed read, and a long Retry-After is shown, not waited.
+    retries: 1,
+    retryBaseDelayMs: 300,
+    maxRetryDelayMs: 1500,
+    timeoutMs: 20_000,
+  });
 }
 
-export interface ApiResponse<T> {
-  status: number;
-  body: T;
+const ClientContext = createContext<DashboardClient | undefined>(undefined);
+
+/** Makes the signed-in client available to every page below it. */
+export function ClientProvider({ apiKey, children }: { apiKey: string; children: ReactNode }) {
+  const client = useMemo(() => createBrowserClient(apiKey), [apiKey]);
+  return createElement(ClientContext.Provider, { value: client }, children);
 }
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  body?: unknown;
-  query?: Record<string, string | number | boolean | undefined>;
-  signal?: AbortSignal;
-  /** Send without the key (the validate endpoint). */
-  anonymous?: boolean;
-  key?: string;
-}
-
-export async function request<T = unknown>(
-  path: string,
-  options: RequestOptions = {},
-): Promise<ApiResponse<T>> {
-  const url = new URL(path, window.location.origin);
-  for (const [name, value] of Object.entries(options.query ?? {})) {
-    if (value !== undefined) url.searchParams.set(name, String(value));
-  }
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const key = options.key ?? storedKey();
-  if (!options.anonymous && key) headers['x-api-key'] = key;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: options.method ?? 'GET',
-      headers,
-      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-  } catch (err) {
-    if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw new ApiError(
-      0,
-      'Cannot reach the server. Check your connection and try again.',
-      'NETWORK',
-      [],
-      undefined,
-    );
-  }
-  const text = response.status === 204 ? '' : await response.text();
-  let body: unknown = undefined;
-  if (text) {
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-  }
-  if (!response.ok) {
-    const error = toApiError(response.status, body, response.headers);
-    if (response.status === 401 && !options.anonymous) unauthorizedListeners.forEach((l) => l(error));
-    throw error;
-  }
-  return { status: response.status, body: body as T };
-}
-
-/** GET/POST/... returning the `data` member of a success body. */
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { body } = await request<{ data: T }>(path, options);
-  return body?.data;
-}
-
-/** Human wording of an error, including how long to wait on 429. */
-export function describeError(error: unknown): string {
-  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : 'Something went wrong.';
-  if (error.status === 429) {
-    if (/(again|retry) in/i.test(error.message) || error.retryAfter === undefined) return error.message;
-    return `${error.message.replace(/\.?\s*$/, '.')} Try again in ${formatWait(error.retryAfter)}.`;
-  }
-  if (error.status === 502) return `An external service failed: ${error.message}`;
-  return error.message;
-}
-
-export function formatWait(seconds: number): string {
-  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+/** The typed API client of the signed-in user: `const client = useClient(); client.apps.list()`. */
+export function useClient(): DashboardClient {
+  const client = useContext(ClientContext);
+  if (!client) throw new Error('useClient() needs a <ClientProvider> above it');
+  return client;
 }

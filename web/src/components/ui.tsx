@@ -7,22 +7,11 @@ import {
   useId,
   useRef,
 } from 'react';
-import { ApiError, describeError } from '../api/client';
+import { describeError, errorTitle } from '../api/errors';
 
 export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   if (!error) return null;
-  const title =
-    error instanceof ApiError
-      ? error.status === 429
-        ? 'Slow down'
-        : error.status === 502
-          ? 'External service error'
-          : error.status === 0
-            ? 'Offline'
-            : error.status === 401
-              ? 'Not signed in'
-              : 'Request failed'
-      : 'Something went wrong';
+  const title = errorTitle(error);
   return (
     <div className="alert alert-error" role="alert">
       <strong>{title}.</strong> <span>{describeError(error)}</span>

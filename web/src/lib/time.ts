@@ -5,6 +5,7 @@ export function todayUtc(now = new Date()): string {
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const dateOnly = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 const relative = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
 
 export function formatDateTime(iso: string | null | undefined): string {
@@ -62,4 +63,11 @@ export function fromLocalInput(value: string): string | null {
   if (!value) return null;
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** A moment later today (or soon): "14:05", with the date in front when it is not today. */
+export function formatTime(at: number | string, now = Date.now()): string {
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return String(at);
+  return date.toDateString() === new Date(now).toDateString() ? timeOnly.format(date) : dateTime.format(date);
 }

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { api, ApiError } from '../api/client';
-import type { Application, TriggerConfiguration } from '../api/types';
+import type { ApplicationDetails as Application, TriggerConfiguration } from '../../../src/client/index.js';
+import { useClient } from '../api/client';
+import { errorStatus, errorMessage, fieldMessage, fieldProblems } from '../api/errors';
 import { Checkbox, ErrorMessage, TextField } from '../components/ui';
 
 interface Values {
@@ -35,6 +36,16 @@ function trigger(values: Values, previous?: TriggerConfiguration | null): Trigge
   };
 }
 
+/** The labels of the form, by the API's field names: error messages name fields as the user sees them. */
+const FIELD_LABELS: Record<string, string> = {
+  name: 'Name',
+  code: 'Code',
+  pipelineUrl: 'Pipeline URL',
+  watching: 'Watching',
+  'e2eTriggerConfiguration.schedule': 'Schedule',
+  'e2eTriggerConfiguration.branch': 'Branch',
+};
+
 /** Create or edit an application; the API's validation messages appear next to their fields. */
 export function AppForm({
   app,
@@ -48,6 +59,7 @@ export function AppForm({
   const [values, setValues] = useState(() => initialValues(app));
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+  const client = useClient();
   const set = <K extends keyof Values>(key: K, value: Values[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
 
@@ -64,11 +76,8 @@ export function AppForm({
       ...(triggerConfig || app ? { e2eTriggerConfiguration: triggerConfig } : {}),
     };
     try {
-      const saved = await api<Application>(app ? `/api/apps/${app.id}` : '/api/apps', {
-        method: app ? 'PUT' : 'POST',
-        body,
-      });
-      onSaved(saved);
+      const saved = app ? await client.apps.update(app.id, body) : await client.apps.create(body);
+      onSaved(saved.data);
     } catch (err) {
       setError(err);
     } finally {
@@ -76,25 +85,13 @@ export function AppForm({
     }
   };
 
-  const apiError = error instanceof ApiError ? error : undefined;
-  const fieldError = (field: string) => apiError?.forField(field);
-  const conflict = apiError?.status === 409 ? apiError.message : undefined;
-  const named = [
-    'name',
-    'code',
-    'pipelineUrl',
-    'watching',
-    'e2eTriggerConfiguration.schedule',
-    'e2eTriggerConfiguration.branch',
-  ];
+  const fieldError = (field: string) => fieldMessage(error, field, FIELD_LABELS[field] ?? field);
+  const conflict = errorStatus(error) === 409 ? errorMessage(error) : undefined;
+  const problems = fieldProblems(error);
   const unplaced =
-    apiError &&
-    (apiError.details.length === 0 || apiError.details.some((d) => !named.includes(d.field))) &&
-    !conflict
-      ? apiError
-      : error instanceof ApiError
-        ? undefined
-        : error;
+    error && !conflict && (problems.length === 0 || problems.some((p) => !(p.field in FIELD_LABELS)))
+      ? error
+      : undefined;
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className="form">

@@ -1,6 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { api, describeError } from '../api/client';
-import type { Application, ManualRun } from '../api/types';
+import type {
+  ApplicationDetails as Application,
+  DashboardClient,
+  ManualRun,
+} from '../../../src/client/index.js';
+import { useClient } from '../api/client';
+import { describeError } from '../api/errors';
 import { ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui';
 import { usePageTitle } from '../lib/router';
 import { formatDateTime, fromNow } from '../lib/time';
@@ -12,7 +17,7 @@ const UNFINISHED = new Set(['created', 'running', 'on_hold', 'failing']);
 const RUN_POLL_MS = 5000;
 
 /** Follows the manual runs started from this page until CircleCI reports them finished. */
-function useFollowedRuns(onFinished: () => void) {
+function useFollowedRuns(client: DashboardClient, onFinished: () => void) {
   const [runs, setRuns] = useState<Record<number, ManualRun>>({});
   const finished = useRef(onFinished);
   finished.current = onFinished;
@@ -23,8 +28,9 @@ function useFollowedRuns(onFinished: () => void) {
     if (!activeKey) return;
     const timer = window.setTimeout(() => {
       for (const run of active) {
-        api<ManualRun[]>('/api/e2e_manual_runs', { query: { appId: run.appId, limit: 1 } })
-          .then((list) => {
+        client.manualRuns
+          .list({ appId: run.appId, limit: 1 })
+          .then(({ data: list }) => {
             const latest = list.find((r) => r.id === run.id) ?? list[0];
             if (!latest) return;
             setRuns((all) => ({ ...all, [run.appId]: latest }));
@@ -35,7 +41,7 @@ function useFollowedRuns(onFinished: () => void) {
     }, RUN_POLL_MS);
     return () => window.clearTimeout(timer);
     // Re-arms after every answer (the key changes or the object does).
-  }, [activeKey, runs]);
+  }, [activeKey, runs, client]);
 
   return { runs, track: (run: ManualRun) => setRuns((all) => ({ ...all, [run.appId]: run })) };
 }
@@ -43,13 +49,14 @@ function useFollowedRuns(onFinished: () => void) {
 export function ApplicationsPage() {
   usePageTitle('Applications');
   const { notify } = useShell();
-  const apps = useAsync((signal) => api<Application[]>('/api/apps', { signal }), []);
+  const client = useClient();
+  const apps = useAsync(() => client.apps.listAll(), [client]);
   const [editing, setEditing] = useState<Application | 'new'>();
   const [deleting, setDeleting] = useState<Application>();
   const [deleteState, setDeleteState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
   const [starting, setStarting] = useState<number>();
   const [rowError, setRowError] = useState<{ appId: number; error: unknown }>();
-  const followed = useFollowedRuns(apps.reload);
+  const followed = useFollowedRuns(client, apps.reload);
 
   const replace = (app: Application) =>
     apps.setData((list) => {
@@ -62,9 +69,7 @@ export function ApplicationsPage() {
   const toggleWatching = async (app: Application) => {
     setRowError(undefined);
     try {
-      replace(
-        await api<Application>(`/api/apps/${app.id}`, { method: 'PUT', body: { watching: !app.watching } }),
-      );
+      replace((await client.apps.update(app.id, { watching: !app.watching })).data);
     } catch (error) {
       setRowError({ appId: app.id, error });
     }
@@ -74,7 +79,7 @@ export function ApplicationsPage() {
     setStarting(app.id);
     setRowError(undefined);
     try {
-      const run = await api<ManualRun>('/api/e2e_manual_runs', { method: 'POST', body: { appId: app.id } });
+      const { data: run } = await client.manualRuns.trigger(app.id);
       followed.track(run);
       notify(`E2E run started for ${app.name}.`);
       apps.reload();
@@ -89,7 +94,7 @@ export function ApplicationsPage() {
     if (!deleting) return;
     setDeleteState({ busy: true });
     try {
-      await api(`/api/apps/${deleting.id}`, { method: 'DELETE' });
+      await client.apps.remove(deleting.id);
       apps.setData((list) => list?.filter((a) => a.id !== deleting.id));
       notify(`${deleting.name} was deleted.`);
       setDeleting(undefined);

@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { api, describeError, request } from '../api/client';
-import { type AppNotification, NOTIFICATION_TYPES } from '../api/types';
+import type { Notification as AppNotification, NotificationType } from '../../../src/client/index.js';
+import { useClient } from '../api/client';
+import { describeError } from '../api/errors';
 import { EmptyState, ErrorMessage, SelectField, Spinner, StatusBadge } from '../components/ui';
 import { usePageTitle } from '../lib/router';
 import { formatDateTime, fromNow } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
 import { useShell } from '../shell';
 
-const TYPE_LABELS: Record<string, string> = {
+const TYPE_LABELS: Record<NotificationType, string> = {
   e2e_failure: 'E2E failure',
   e2e_success: 'E2E success',
   pr_update: 'Pull request',
@@ -16,25 +17,31 @@ const TYPE_LABELS: Record<string, string> = {
   info: 'Info',
 };
 
+const NOTIFICATION_TYPES = Object.keys(TYPE_LABELS) as NotificationType[];
+
 export function NotificationsPage() {
   usePageTitle('Notifications');
   const { notify, refreshUnread } = useShell();
   const [type, setType] = useState('');
   const [read, setRead] = useState('');
   const [rowError, setRowError] = useState<{ id: number; error: unknown }>();
+  const client = useClient();
   const list = useAsync(
-    (signal) =>
-      api<AppNotification[]>('/api/notifications', {
-        query: { ...(type ? { type } : {}), ...(read ? { isRead: read } : {}), limit: 100 },
-        signal,
-      }),
-    [type, read],
+    async () =>
+      (
+        await client.notifications.list({
+          ...(type ? { type: type as NotificationType } : {}),
+          ...(read ? { isRead: read === 'true' } : {}),
+          limit: 100,
+        })
+      ).data,
+    [client, type, read],
   );
 
   const markRead = async (item: AppNotification) => {
     setRowError(undefined);
     try {
-      await request(`/api/notifications/${item.id}/read`, { method: 'PATCH' });
+      await client.notifications.markRead(item.id);
       list.setData((items) =>
         (items ?? [])
           .map((n) => (n.id === item.id ? { ...n, isRead: true } : n))
@@ -49,7 +56,7 @@ export function NotificationsPage() {
   const remove = async (item: AppNotification) => {
     setRowError(undefined);
     try {
-      await request(`/api/notifications/${item.id}`, { method: 'DELETE' });
+      await client.notifications.remove(item.id);
       list.setData((items) => items?.filter((n) => n.id !== item.id));
       refreshUnread();
       notify('Notification deleted.');
@@ -98,7 +105,7 @@ export function NotificationsPage() {
                 </span>
                 <span className="block">{item.message}</span>
                 <span className="muted small block">
-                  <StatusBadge status={item.type} label={TYPE_LABELS[item.type] ?? item.type} />{' '}
+                  <StatusBadge status={item.type} label={TYPE_LABELS[item.type]} />{' '}
                   <time dateTime={item.createdAt} title={formatDateTime(item.createdAt)}>
                     {fromNow(item.createdAt)}
                   </time>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { request } from '../api/client';
-import type { ReportDetail, ReportResponse } from '../api/types';
+import type { ReportDetail, ReportRun as ReportResponse } from '../../../src/client/index.js';
+import { useClient } from '../api/client';
 import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui';
 import { Link, usePageTitle } from '../lib/router';
 import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../lib/time';
@@ -19,14 +19,16 @@ function useReport(date: string) {
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const generation = useRef(0);
   const timer = useRef<number>(undefined);
+  const client = useClient();
 
   const fetchReport = useCallback(
     (force: boolean, attempt: number, since: number) => {
       const mine = generation.current;
-      request<ReportResponse>('/api/e2e_run_report', { query: { date, ...(force ? { force: true } : {}) } })
-        .then(({ status, body }) => {
+      client.reports
+        .run({ date, ...(force ? { force: true } : {}) })
+        .then((body) => {
           if (mine !== generation.current) return;
-          if (status === 202) {
+          if (body.summary.status === 'pending') {
             setLoad({ state: 'pending', since, attempt, message: body.message });
             timer.current = window.setTimeout(
               () => fetchReport(false, attempt + 1, since),
@@ -40,7 +42,7 @@ function useReport(date: string) {
           if (mine === generation.current) setLoad({ state: 'error', error });
         });
     },
-    [date],
+    [client, date],
   );
 
   const start = useCallback(

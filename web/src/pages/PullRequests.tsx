@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
-import { api, ApiError } from '../api/client';
-import type { PullRequest, ScmDetails } from '../api/types';
+import type { PullRequest } from '../../../src/client/index.js';
+import { useClient } from '../api/client';
+import { errorMessage, errorStatus, fieldMessage } from '../api/errors';
 import {
   ConfirmDialog,
   Dialog,
@@ -16,18 +17,17 @@ import { ageInDays, formatDate, formatDateTime, fromNow } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
 import { useShell } from '../shell';
 
-type Detailed = PullRequest & { scmDetails: ScmDetails };
-
 function AddForm({ onAdded }: { onAdded: (pr: PullRequest) => void }) {
   const [url, setUrl] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
+  const client = useClient();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
     try {
-      onAdded(await api<PullRequest>('/api/pull_requests', { method: 'POST', body: { url: url.trim() } }));
+      onAdded((await client.pullRequests.create({ url: url.trim() })).data);
       setUrl('');
     } catch (err) {
       setError(err);
@@ -35,10 +35,10 @@ function AddForm({ onAdded }: { onAdded: (pr: PullRequest) => void }) {
       setBusy(false);
     }
   };
-  const apiError = error instanceof ApiError ? error : undefined;
+  const status = errorStatus(error);
   const inline =
-    apiError && (apiError.status === 400 || apiError.status === 409)
-      ? (apiError.forField('url') ?? apiError.message)
+    status === 400 || status === 409
+      ? (fieldMessage(error, 'url', 'Pull request URL') ?? errorMessage(error))
       : undefined;
   return (
     <form className="panel inline-form" onSubmit={(e) => void submit(e)} noValidate>
@@ -61,7 +61,8 @@ function AddForm({ onAdded }: { onAdded: (pr: PullRequest) => void }) {
 }
 
 function Details({ id }: { id: number }) {
-  const details = useAsync((signal) => api<Detailed>(`/api/pull_requests/${id}`, { signal }), [id]);
+  const client = useClient();
+  const details = useAsync(async () => (await client.pullRequests.get(id)).data, [client, id]);
   if (details.loading && !details.data) return <Spinner label="Fetching details from GitHub…" />;
   if (details.error) return <ErrorMessage error={details.error} onRetry={details.reload} />;
   const scm = details.data?.scmDetails;
@@ -79,8 +80,12 @@ function Details({ id }: { id: number }) {
           />
         )}
         <span>
-          Opened by <strong>{scm.user.login}</strong> on {formatDateTime(scm.created_at)} (
-          {scm.merged_at ? `merged ${fromNow(scm.merged_at)}` : `${ageInDays(scm.created_at)} days open`})
+          Opened by <strong>{scm.user.login}</strong> on {formatDateTime(scm.created_at)}
+          {scm.merged_at
+            ? ` (merged ${fromNow(scm.merged_at)})`
+            : scm.created_at
+              ? ` (${ageInDays(scm.created_at)} days open)`
+              : ''}
           {scm.draft && (
             <>
               {' '}
@@ -101,7 +106,7 @@ function Details({ id }: { id: number }) {
                     ? 'failed'
                     : 'pending'
               }
-              label={scm.mergeable_state}
+              label={scm.mergeable_state ?? 'unknown'}
             />
           </dd>
         </div>
@@ -125,7 +130,7 @@ function Details({ id }: { id: number }) {
         <div>
           <dt>Branches</dt>
           <dd>
-            <code>{scm.head.ref}</code> → <code>{scm.base.ref}</code>
+            <code>{scm.head?.ref ?? '?'}</code> → <code>{scm.base?.ref ?? '?'}</code>
           </dd>
         </div>
       </dl>
@@ -136,7 +141,8 @@ function Details({ id }: { id: number }) {
 export function PullRequestsPage() {
   usePageTitle('Pull requests');
   const { notify } = useShell();
-  const prs = useAsync((signal) => api<PullRequest[]>('/api/pull_requests', { signal }), []);
+  const client = useClient();
+  const prs = useAsync(async () => (await client.pullRequests.list({ limit: 100 })).data, [client]);
   const [open, setOpen] = useState<PullRequest>();
   const [removing, setRemoving] = useState<PullRequest>();
   const [removeState, setRemoveState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
@@ -145,7 +151,7 @@ export function PullRequestsPage() {
     if (!removing) return;
     setRemoveState({ busy: true });
     try {
-      await api(`/api/pull_requests/${removing.id}`, { method: 'DELETE' });
+      await client.pullRequests.remove(removing.id);
       prs.setData((list) => list?.filter((p) => p.id !== removing.id));
       notify('Pull request removed from tracking.');
       setRemoving(undefined);

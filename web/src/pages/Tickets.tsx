@@ -1,5 +1,5 @@
-import { api } from '../api/client';
-import type { TicketList } from '../api/types';
+import type { TicketList } from '../../../src/client/index.js';
+import { useClient } from '../api/client';
 import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui';
 import { usePageTitle } from '../lib/router';
 import { formatDateTime, fromNow } from '../lib/time';
@@ -8,15 +8,16 @@ import { useAsync } from '../lib/useAsync';
 function TicketSection({
   id,
   title,
-  path,
+  list,
   empty,
 }: {
   id: string;
   title: string;
-  path: string;
+  list: 'manualQa' | 'myTickets';
   empty: string;
 }) {
-  const tickets = useAsync((signal) => api<TicketList>(path, { signal }), [path]);
+  const client = useClient();
+  const tickets = useAsync<TicketList>(async () => (await client.tracker[list]()).data, [client, list]);
   return (
     <section className="panel" aria-labelledby={id}>
       <div className="panel-header">
@@ -84,13 +85,13 @@ export function TicketsPage() {
         <TicketSection
           id="manual-qa"
           title="Waiting for manual QA"
-          path="/api/tracker/manual_qa"
+          list="manualQa"
           empty="No ticket waits for manual testing."
         />
         <TicketSection
           id="my-tickets"
           title="My tickets"
-          path="/api/tracker/my_tickets"
+          list="myTickets"
           empty="No unresolved ticket is assigned to the tracker account."
         />
       </div>

@@ -1,10 +1,16 @@
 import { type FormEvent, useState } from 'react';
-import { api, ApiError } from '../api/client';
-import type { Todo } from '../api/types';
+import type { ToDoItem as Todo } from '../../../src/client/index.js';
+import { useClient } from '../api/client';
+import { fieldMessage, fieldProblems } from '../api/errors';
 import { ErrorMessage, TextArea, TextField } from '../components/ui';
 import { decodeEntities } from '../lib/text';
 
-const FIELDS = ['title', 'description', 'link', 'dueDate'];
+const LABELS: Record<string, string> = {
+  title: 'Title',
+  description: 'Notes',
+  link: 'Link',
+  dueDate: 'Due date',
+};
 
 /** Creates a to-do or edits one; titles are shown decoded and sent back as plain text. */
 export function TodoForm({
@@ -24,6 +30,7 @@ export function TodoForm({
   const [description, setDescription] = useState(todo?.description ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
+  const client = useClient();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -38,11 +45,8 @@ export function TodoForm({
           ...(dueDate ? { dueDate } : {}),
         };
     try {
-      const saved = await api<Todo>(todo ? `/api/to_do_list/${todo.id}` : '/api/to_do_list', {
-        method: todo ? 'PUT' : 'POST',
-        body,
-      });
-      onSaved(saved);
+      const saved = todo ? await client.todos.update(todo.id, body) : await client.todos.create(body);
+      onSaved(saved.data);
       if (!todo) {
         setTitle('');
         setDueDate('');
@@ -56,13 +60,8 @@ export function TodoForm({
     }
   };
 
-  const apiError = error instanceof ApiError ? error : undefined;
-  const fieldError = (field: string) => apiError?.forField(field);
-  const unplaced = apiError
-    ? apiError.details.some((d) => FIELDS.includes(d.field))
-      ? undefined
-      : apiError
-    : error;
+  const fieldError = (field: string) => fieldMessage(error, field, LABELS[field] ?? field);
+  const unplaced = fieldProblems(error).some((p) => p.field in LABELS) ? undefined : error;
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className={compact ? 'form todo-form' : 'form'}>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { api, describeError, request } from '../api/client';
-import type { Todo } from '../api/types';
+import type { ToDoItem as Todo } from '../../../src/client/index.js';
+import { useClient } from '../api/client';
+import { describeError } from '../api/errors';
 import { Checkbox, ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
 import { usePageTitle } from '../lib/router';
 import { decodeEntities } from '../lib/text';
@@ -19,7 +20,8 @@ function dueState(todo: Todo, today: string): 'overdue' | 'today' | undefined {
 export function TodosPage() {
   usePageTitle('To-dos');
   const { notify } = useShell();
-  const todos = useAsync((signal) => api<Todo[]>('/api/to_do_list', { signal }), []);
+  const client = useClient();
+  const todos = useAsync(async () => (await client.todos.list({ limit: 100 })).data, [client]);
   const [showCompleted, setShowCompleted] = useState(true);
   const [editing, setEditing] = useState<Todo>();
   const [deleting, setDeleting] = useState<Todo>();
@@ -34,12 +36,7 @@ export function TodosPage() {
     setRowError(undefined);
     replace({ ...todo, isCompleted: !todo.isCompleted });
     try {
-      replace(
-        await api<Todo>(`/api/to_do_list/${todo.id}`, {
-          method: 'PUT',
-          body: { isCompleted: !todo.isCompleted },
-        }),
-      );
+      replace((await client.todos.update(todo.id, { isCompleted: !todo.isCompleted })).data);
     } catch (error) {
       replace(todo);
       setRowError({ id: todo.id, error });
@@ -50,7 +47,7 @@ export function TodosPage() {
     if (!deleting) return;
     setDeleteState({ busy: true });
     try {
-      await api(`/api/to_do_list/${deleting.id}`, { method: 'DELETE' });
+      await client.todos.remove(deleting.id);
       todos.setData((list) => list?.filter((t) => t.id !== deleting.id));
       setDeleting(undefined);
       setDeleteState({ busy: false });
@@ -62,7 +59,7 @@ export function TodosPage() {
 
   const clearCompleted = async () => {
     try {
-      await request('/api/to_do_list', { method: 'DELETE', query: { completed: true } });
+      await client.todos.deleteCompleted();
       todos.setData((list) => list?.filter((t) => !t.isCompleted));
       notify('Completed to-dos cleared.');
     } catch (error) {

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { api } from '../api/client';
+import { useClient } from '../api/client';
 import { EmptyState, ErrorMessage, Spinner } from '../components/ui';
 import { formatDate, formatPercent } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
-import { toChartData, type TrendData, type TrendsAnswer } from './trends';
+import { toChartData, type TrendData } from './trends';
 
 const APP_COLORS = ['#d97706', '#7c3aed', '#0891b2', '#db2777', '#65a30d', '#dc2626', '#4f46e5', '#0d9488'];
 
@@ -89,10 +89,8 @@ function Chart({ data }: { data: TrendData }) {
 /** `refresh` changes when a report became ready, so the trend includes it. */
 export function TrendChart({ refresh }: { refresh: string }) {
   const [days, setDays] = useState(14);
-  const trends = useAsync(
-    (signal) => api<TrendsAnswer>('/api/e2e_reports/trends', { query: { days }, signal }),
-    [days, refresh],
-  );
+  const client = useClient();
+  const trends = useAsync(async () => (await client.reports.trends(days)).data, [client, days, refresh]);
   const data = useMemo(
     () => (trends.data === undefined ? undefined : toChartData(trends.data)),
     [trends.data],

@@ -1,19 +1,7 @@
-/** `GET /api/e2e_reports/trends?days=N` answer: ready reports of the period, overall and per app. */
-export interface TrendPoint {
-  date: string;
-  totalRuns: number;
-  passedRuns: number;
-  failedRuns: number;
-  successRate: number;
-}
+import type { TrendPoint, Trends } from '../../../src/client/index.js';
 
-export interface TrendsAnswer {
-  days: number;
-  from: string;
-  to: string;
-  overall: TrendPoint[];
-  apps: { appId: number; appName: string; points: TrendPoint[] }[];
-}
+/** `GET /api/e2e_reports/trends?days=N` answer: ready reports of the period, overall and per app. */
+export type TrendsAnswer = Trends;
 
 export interface TrendData {
   dates: string[];

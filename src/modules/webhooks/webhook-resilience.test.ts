@@ -1,0 +1,131 @@
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../container.js';
+import { buildTestApp } from '../../../test/support/test-container.js';
+import type { DatabaseHandle } from '../../db/database.js';
+import {
+  type FakeWebhookReceiver,
+  startFakeWebhookReceiver,
+} from '../../../test/fakes/fake-webhook-receiver.js';
+import { openTestDatabase } from '../../../test/support/databases.js';
+import { startLiveServer } from '../../../test/support/live-server.js';
+import { createTestApp, TEST_KEY, testConfig } from '../../../test/support/test-app.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const notification = { title: 'Nightly failed', message: 'Checkout failed', type: 'e2e_failure' };
+
+describe('webhook delivery never holds up the caller, and survives a restart', () => {
+  let receiver: FakeWebhookReceiver;
+  beforeEach(async () => {
+    receiver = await startFakeWebhookReceiver();
+  });
+  afterEach(async () => receiver.close());
+
+  it('a receiver that never answers does not slow POST /api/notifications (over real HTTP)', async () => {
+    const server = await startLiveServer({
+      env: { EXTERNAL_TIMEOUT_MS: '400', WEBHOOK_RETRY_DELAYS_MS: '50', WEBHOOK_POLL_MS: '50' },
+    });
+    try {
+      receiver.hang = true;
+      const hook = await server.client.call<{ data: { id: number } }>('POST', '/api/webhooks', {
+        body: { url: receiver.url, kind: 'slack' },
+      });
+      await server.client.notifications.create(notification as never);
+      await receiver.waitFor(1);
+      // Both deliveries hang now; creating notifications still answers at once.
+      const timings: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        await server.client.notifications.create(notification as never);
+        timings.push(performance.now() - started);
+      }
+      expect(Math.max(...timings)).toBeLessThan(200);
+      // The time-out is an attempt like any other: recorded and retried.
+      await receiver.waitFor(7, 3000);
+      const log = await server.client.call<{ data: { error: string | null; status: number | null }[] }>(
+        'GET',
+        `/api/webhooks/${hook.data.id}/deliveries`,
+      );
+      expect(
+        log.data.some((entry) => entry.error === 'no answer within 400 ms' && entry.status === null),
+      ).toBe(true);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a retry pending when the process stops is made by the next one on the same database', async () => {
+    const database: DatabaseHandle = await openTestDatabase('sqlite');
+    const env = { WEBHOOK_RETRY_DELAYS_MS: '300', WEBHOOK_POLL_MS: '50' };
+    try {
+      const first = await createTestApp({ database, env });
+      await first.api({
+        method: 'POST',
+        url: '/api/webhooks',
+        payload: { url: receiver.url, kind: 'generic' },
+      });
+      receiver.status = 503;
+      await first.api({ method: 'POST', url: '/api/notifications', payload: notification });
+      await receiver.waitFor(1);
+      await sleep(50);
+      await first.close();
+      expect(await database.db.selectFrom('webhook_jobs').select('attempts').execute()).toEqual([
+        { attempts: 1 },
+      ]);
+
+      receiver.status = 200;
+      const second = await createTestApp({ database, env });
+      try {
+        const [failed, retried] = await receiver.waitFor(2, 3000);
+        expect(retried!.headers['x-dashboard-delivery']).toBe(failed!.headers['x-dashboard-delivery']);
+        await sleep(200);
+        expect(receiver.received).toHaveLength(2);
+        expect(await database.db.selectFrom('webhook_jobs').selectAll().execute()).toEqual([]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('logs carry neither the webhook URL nor the secret', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const database = await openTestDatabase('sqlite');
+    const config = testConfig({
+      LOG_LEVEL: 'trace',
+      WEBHOOK_RETRY_DELAYS_MS: '20',
+      WEBHOOK_POLL_MS: '20',
+    });
+    const app = await buildTestApp(config, { database, log: createLogger(config, stream) });
+    const secret = 'never-log-this-secret-value';
+    try {
+      const inject = (method: 'POST' | 'PUT', url: string, payload?: object) =>
+        app.inject({ method, url, payload, headers: { 'x-api-key': TEST_KEY } });
+      const created = await inject('POST', '/api/webhooks', { url: receiver.url, kind: 'generic', secret });
+      const id = created.json().data.id as number;
+      receiver.status = 500;
+      await inject('POST', '/api/notifications', notification);
+      await receiver.waitFor(2);
+      await inject('POST', `/api/webhooks/${id}/test`);
+      await inject('PUT', `/api/webhooks/${id}`, { url: `${receiver.url}?v=2`, secret: `${secret}-2` });
+      await receiver.close();
+      await inject('POST', `/api/webhooks/${id}/test`);
+      await sleep(100);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+    const log = lines.join('');
+    expect(log.length).toBeGreaterThan(0);
+    expect(log).toContain('webhook delivery given up');
+    expect(log).not.toContain(new URL(receiver.url).pathname);
+    expect(log).not.toContain(secret);
+  });
+});
