@@ -25,6 +25,7 @@ export async function generateOpenApiDocument(): Promise<string> {
       redis: null,
       log: createLogger(config),
       metrics: createMetrics(),
+      clock: Date.now,
     }),
   );
   try {

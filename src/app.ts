@@ -10,6 +10,8 @@ import {
 import { createAuthGuard } from './http/auth/auth-guard.js';
 import { BODY_LIMIT_BYTES, registerBodyParsing } from './http/body-parsing.js';
 import { registerErrorHandling, sendRouteNotFound } from './http/error-handler.js';
+import { connectResponseCache } from './http/cache-invalidation.js';
+import { registerHttpCaching } from './http/http-caching.js';
 import { docsRoutes, registerOpenApi } from './http/openapi.js';
 import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
 import { registerRateLimit, registerSecurityHeaders } from './http/security.js';
@@ -117,6 +119,11 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   app.addSchema(Webhook);
   app.addSchema(WebhookDelivery);
 
+  const disconnectCache = await connectResponseCache(container.responseCache, {
+    writes: container.database.writes,
+    broker: container.broker,
+  });
+  app.addHook('onClose', disconnectCache);
   // API processes consume `notification:create`; claimOnce makes one of them act per message.
   const stopConsuming = await consumeNotificationMessages({
     broker: container.broker,
@@ -149,6 +156,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     async (api) => {
       api.addHook('onRequest', guard.protect());
       await registerRateLimit(api, config, container.redis ?? undefined);
+      registerHttpCaching(api, container.responseCache);
       api.setNotFoundHandler(sendRouteNotFound);
       // One line per module: its routes over the services the container built.
       await api.register(authRoutes, { guard });

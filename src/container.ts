@@ -7,6 +7,7 @@ import { createGuardRedisConnection } from './broker/redis-connection.js';
 import type { Config } from './config/config.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
+import { createResponseCache } from './http/response-cache.js';
 import { createCypressClient } from './integrations/cypress/cypress-client.js';
 import { createAppsRepository } from './modules/apps/apps.repository.js';
 import { createAppsService } from './modules/apps/apps.service.js';
@@ -52,6 +53,8 @@ export interface Infrastructure {
   log: FastifyBaseLogger;
   /** One Prometheus registry per process, shared by /metrics and the report worker. */
   metrics: Metrics;
+  /** Milliseconds since the epoch; tests move it (midnight, schedules) instead of waiting. */
+  clock: () => number;
 }
 
 /** Opens the database (migrated), the broker and the guard connection that `config` names. */
@@ -78,6 +81,7 @@ export async function openInfrastructure(
     redis,
     log: createLogger(config),
     metrics: createMetrics(),
+    clock: Date.now,
     async close() {
       await broker.close();
       redis?.disconnect();
@@ -107,6 +111,8 @@ export function createContainer(infrastructure: Infrastructure) {
 
   return {
     ...infrastructure,
+    /** Serialized read answers, dropped by every write (this process's at once, others' via the broker). */
+    responseCache: createResponseCache({ ttlMs: config.responseCacheTtlMs, now: infrastructure.clock }),
     notifications,
     apps: {
       service: createAppsService({ appsRepository, onAppChange: notifications.onAppChange }),

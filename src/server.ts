@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { createContainer, openInfrastructure } from './container.js';
+import { shareWrites } from './http/cache-invalidation.js';
 import type { Scheduler } from './jobs/scheduler.js';
 import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { type ApiRole, startApiRole } from './roles/api.js';
@@ -18,6 +19,8 @@ export interface RunningService {
 export async function startService(config: Config): Promise<RunningService> {
   const infrastructure = await openInfrastructure(config);
   const container = createContainer(infrastructure);
+  // Other processes' response caches learn of this process's writes (the API's, worker's, jobs').
+  const stopSharingWrites = shareWrites(infrastructure.database.writes, infrastructure.broker);
   const has = (role: Config['roles'][number]) => config.roles.includes(role);
 
   const api: ApiRole | undefined = has('api') ? await startApiRole(container) : undefined;
@@ -37,6 +40,7 @@ export async function startService(config: Config): Promise<RunningService> {
         await worker?.stop();
         await api?.stop();
         await container.drain();
+        stopSharingWrites();
         await infrastructure.close();
       })();
       return stopping;

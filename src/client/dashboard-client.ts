@@ -26,6 +26,7 @@ import {
   trackerGroup,
 } from './resource-groups.js';
 import { createTransport, type Query, type TransportOptions } from './transport.js';
+import { webhooksGroup } from './webhooks-group.js';
 
 // Only types come from the server's schema files (`import type` is erased at build time), so the
 // client runs without loading any server code.
@@ -136,6 +137,7 @@ export class DashboardClient {
   readonly push = pushGroup(this);
   readonly manualRuns = manualRunsGroup(this);
   readonly reports = reportsGroup(this);
+  readonly webhooks = webhooksGroup(this);
 
   readonly jobs = {
     list: () => this.get<JobListResponse>('/api/jobs'),

@@ -35,3 +35,11 @@ export type { TicketList, TrackerTicket } from '../modules/tracker/tracker.schem
 export type { ManualRun } from '../modules/manual-runs/manual-runs.schema.js';
 export type { ReportSummary, TrendPoint } from '../modules/reports/reports.schema.js';
 export type { PullRequestDetails, ReportDetail, ReportRun, Trends } from './response-types.js';
+export type {
+  CreateWebhookBody,
+  TestDeliveryResult,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookDelivery,
+  WebhookKind,
+} from '../modules/webhooks/webhooks.schema.js';

@@ -55,6 +55,8 @@ export interface Config {
     readonly windowMs: number;
     readonly routes: Readonly<Record<string, RouteRateLimit>>;
   };
+  /** RESPONSE_CACHE_TTL_MS: longest life of a cached read answer (0 turns the cache off). */
+  readonly responseCacheTtlMs: number;
   readonly reports: {
     readonly retryBaseMs: number;
     readonly visibilityMs: number;
@@ -151,6 +153,7 @@ export function loadConfig(env: Env): Config {
       windowMs: readInteger(env, 'RATE_LIMIT_WINDOW_MS', 60_000, { min: 1 }),
       routes: readRouteRateLimits(env),
     },
+    responseCacheTtlMs: readInteger(env, 'RESPONSE_CACHE_TTL_MS', 10_000, { min: 0 }),
     reports: {
       retryBaseMs: readInteger(env, 'REPORT_RETRY_BASE_MS', 5000, { min: 1 }),
       visibilityMs: readInteger(env, 'REPORT_VISIBILITY_MS', 600_000, { min: 1 }),

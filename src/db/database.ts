@@ -6,27 +6,31 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { trackWrites, type WriteEvents } from './write-tracking.js';
 
 export type Db = Kysely<Database>;
 
 export interface DatabaseHandle {
   readonly db: Db;
   readonly dialect: DatabaseConfig['dialect'];
+  /** Committed writes of this process, by table (response-cache invalidation listens here). */
+  readonly writes: WriteEvents;
   /** Round-trips a trivial query; used by /health. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
-  const db =
+  const tracked = trackWrites(
     config.dialect === 'sqlite'
-      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(config.filename) }) })
-      : new Kysely<Database>({
-          dialect: new PostgresDialect({ pool: openPostgresPool(config.connectionString) }),
-        });
+      ? new SqliteDialect({ database: openSqlite(config.filename) })
+      : new PostgresDialect({ pool: openPostgresPool(config.connectionString) }),
+  );
+  const db = new Kysely<Database>({ dialect: tracked.dialect });
   return {
     db,
     dialect: config.dialect,
+    writes: tracked.events,
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -1,8 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import {
   AppError,
   NotFoundError,
   PayloadTooLargeError,
+  ServiceUnavailableError,
   TooManyRequestsError,
   ValidationError,
 } from '../shared/errors.js';
@@ -91,6 +93,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       const translated = translateFastifyError(rawError, request);
       if (translated) {
         error = translated;
+      } else if (isDatabaseUnavailable(rawError)) {
+        // A database restarting or locked: the request may succeed later, so say so (503).
+        error = new ServiceUnavailableError('The database is unavailable; try again shortly');
       } else if (rawError.statusCode && rawError.statusCode >= 400 && rawError.statusCode < 500) {
         error = new (class extends AppError {
           readonly statusCode = rawError.statusCode as number;

@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { isValidCron } from '../config/env-parsers.js';
 import { isCalendarDate, parseIsoInstant } from '../shared/time.js';
+import { addNulCheck, withNulCheck } from './nul-check.js';
 import { addQueryDecoding, JSON_KEYWORD } from './query-decoding.js';
 import { type DetailCode, type ValidationDetail, ValidationError } from '../shared/errors.js';
 
@@ -42,6 +43,7 @@ function createAjv(options: Options): Ajv {
   }
   ajv.addKeyword({ keyword: ERROR_CODE_KEYWORD, schemaType: 'string' });
   addQueryDecoding(ajv);
+  addNulCheck(ajv);
   return ajv;
 }
 
@@ -51,7 +53,7 @@ const urlAjv = createAjv({ coerceTypes: 'array' });
 
 export function compileValidator({ schema, httpPart }: { schema: object; httpPart?: string }) {
   const ajv = httpPart === 'body' ? bodyAjv : urlAjv;
-  return ajv.compile(schema);
+  return ajv.compile(withNulCheck(schema));
 }
 
 /** Turns the errors of one request part into detail entries, one per field and problem. */

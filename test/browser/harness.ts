@@ -51,8 +51,12 @@ export const JIRA = { email: 'qa-bot@example.com', apiToken: 'jira-token', proje
 const CIRCLE_TOKEN = 'circle-token';
 const CYPRESS_KEY = 'cypress-key';
 
-/** The real server (API and report worker roles, embedded broker, in-memory SQLite) with fake integrations. */
-export async function startStack(): Promise<Stack> {
+/**
+ * The real server (API and report worker roles, embedded broker, in-memory SQLite) with fake
+ * integrations; `bare` leaves every credential unset, as a first `npm start` does (the base URLs
+ * still point at the fakes, so nothing can reach the internet).
+ */
+export async function startStack(options: { bare?: boolean } = {}): Promise<Stack> {
   const github = await startFakeGitHub({ token: 'gh-token' });
   const jira = await startFakeJira(JIRA);
   const circleci = await startFakeCircleCi(CIRCLE_TOKEN);
@@ -68,17 +72,9 @@ export async function startStack(): Promise<Stack> {
     RATE_LIMIT_MAX: '0',
     REPORT_RETRY_BASE_MS: '200',
     GITHUB_URL: github.url,
-    GITHUB_TOKEN: 'gh-token',
-    JIRA_BASE_URL: jira.url,
-    JIRA_EMAIL: JIRA.email,
-    JIRA_API_TOKEN: JIRA.apiToken,
-    JIRA_MANUAL_QA_PROJECT: JIRA.project,
-    TRACKER_CACHE_MS: '0',
     CIRCLECI_BASE_URL: circleci.url,
-    CIRCLECI_TOKEN: CIRCLE_TOKEN,
-    CIRCLECI_POLL_MS: '500',
     CYPRESS_BASE_URL: cypress.url,
-    CYPRESS_API_KEY: CYPRESS_KEY,
+    ...(options.bare ? {} : integrationVariables({ jira })),
   });
   const service = await startService(config);
   if (!service.address) throw new Error('the api role did not start');
@@ -108,6 +104,27 @@ export async function startStack(): Promise<Stack> {
       await Promise.all([github.close(), jira.close(), circleci.close(), cypress.close()]);
     },
   };
+}
+
+function integrationVariables({ jira }: { jira: FakeJira }): Record<string, string> {
+  return {
+    GITHUB_TOKEN: 'gh-token',
+    JIRA_BASE_URL: jira.url,
+    JIRA_EMAIL: JIRA.email,
+    JIRA_API_TOKEN: JIRA.apiToken,
+    JIRA_MANUAL_QA_PROJECT: JIRA.project,
+    TRACKER_CACHE_MS: '0',
+    CIRCLECI_TOKEN: CIRCLE_TOKEN,
+    CIRCLECI_POLL_MS: '500',
+    CYPRESS_API_KEY: CYPRESS_KEY,
+  };
+}
+
+/** Puts the key in the browser's storage, as a sign-in does, and opens `path`. */
+export async function openSignedIn(page: Page, baseUrl: string, path = '/'): Promise<void> {
+  await page.goto(new URL('/not-a-page', baseUrl).href);
+  await page.evaluate(`localStorage.setItem('dashboard.apiKey', ${JSON.stringify(TEST_KEY)})`);
+  await page.goto(new URL(path, baseUrl).href);
 }
 
 export interface Browser {

@@ -17,6 +17,8 @@ export interface TestContainerOptions {
   /** The configured logger (LOG_LEVEL, silent in tests) when absent. */
   log?: FastifyBaseLogger;
   metrics?: Metrics;
+  /** The real clock when absent. */
+  clock?: () => number;
 }
 
 export interface TestContainer extends Container {
@@ -34,6 +36,7 @@ export function createTestContainer(config: Config, options: TestContainerOption
     redis: options.redis ?? null,
     log: options.log ?? createLogger(config),
     metrics: options.metrics ?? createMetrics(),
+    clock: options.clock ?? Date.now,
   });
   return {
     ...container,

@@ -1,11 +1,13 @@
-import { useEffect, useState } from 'react';
+import { type ComponentType, useEffect, useState } from 'react';
 import { ClientProvider, onUnauthorized, storedKey, storeKey } from './api/client';
 import { Login } from './Login';
 import { Link, navigate, usePath } from './lib/router';
 import { ApplicationsPage } from './pages/Applications';
+import { NotFoundPage } from './pages/NotFound';
 import { NotificationsPage } from './pages/Notifications';
 import { OverviewPage } from './pages/Overview';
 import { PullRequestsPage } from './pages/PullRequests';
+import { StatusPage } from './pages/Status';
 import { TicketsPage } from './pages/Tickets';
 import { TodosPage } from './pages/Todos';
 import { ShellProvider, useShell } from './shell';
@@ -17,7 +19,21 @@ const PAGES = [
   { path: '/tickets', label: 'Tickets', Page: TicketsPage },
   { path: '/todos', label: 'To-dos', Page: TodosPage },
   { path: '/notifications', label: 'Notifications', Page: NotificationsPage },
+  { path: '/status', label: 'Status', Page: StatusPage },
 ] as const;
+
+/** Pages reached by links, not by the navigation; `section` is the navigation entry they belong to. */
+const LINKED_PAGES: { pattern: RegExp; section: string; Page: ComponentType }[] = [];
+
+/** The page for a path and the navigation entry to mark current; unknown paths get "not found". */
+function route(path: string): { section: string | undefined; Page: ComponentType } {
+  const normalized = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const page = PAGES.find((p) => p.path === normalized);
+  if (page) return { section: page.path, Page: page.Page };
+  const linked = LINKED_PAGES.find((p) => p.pattern.test(normalized));
+  if (linked) return { section: linked.section, Page: linked.Page };
+  return { section: undefined, Page: NotFoundPage };
+}
 
 export function App() {
   const [key, setKey] = useState(storedKey);
@@ -63,8 +79,7 @@ export function App() {
 function Layout({ onSignOut }: { onSignOut: () => void }) {
   const path = usePath();
   const { unread } = useShell();
-  const current = PAGES.find((page) => page.path === path) ?? PAGES[0];
-  const { Page } = current;
+  const { section, Page } = route(path);
 
   return (
     <>
@@ -83,7 +98,7 @@ function Layout({ onSignOut }: { onSignOut: () => void }) {
             <ul>
               {PAGES.map(({ path: to, label }) => (
                 <li key={to}>
-                  <Link to={to} aria-current={to === current.path ? 'page' : undefined} className="nav-link">
+                  <Link to={to} aria-current={to === section ? 'page' : undefined} className="nav-link">
                     {label}
                     {to === '/notifications' && unread !== undefined && unread > 0 && (
                       <span className="count" aria-label={`${unread} unread`}>

@@ -6,6 +6,7 @@ import './styles/layout.css';
 import './styles/controls.css';
 import './styles/data.css';
 import './styles/overlays.css';
+import './styles/guidance.css';
 import './styles/phone.css';
 
 createRoot(document.getElementById('root')!).render(

@@ -85,7 +85,41 @@ end
 return {count, 0}
 `;
 
+/**
+ * Failures and blocks shared through Redis. While Redis cannot be reached, each operation falls
+ * back to this process's own memory instead of failing open: blocks keep happening, counted per
+ * process (several API processes then each allow their own attempts). A block made in memory
+ * during an outage still holds after Redis returns, until it expires.
+ */
 export function createRedisAttemptStore(redis: Redis, policy: AttemptPolicy): AttemptStore {
+  const shared = createSharedAttemptStore(redis, policy);
+  const local = createMemoryAttemptStore(policy);
+  // The guard connection refuses commands at once while disconnected, so the fallback costs no wait.
+  const eitherStore = async <T>(operation: (store: AttemptStore) => Promise<T>): Promise<T> => {
+    if (redis.status !== 'ready') return operation(local);
+    try {
+      return await operation(shared);
+    } catch {
+      return operation(local);
+    }
+  };
+  return {
+    recordFailure: (ip, now) => eitherStore((store) => store.recordFailure(ip, now)),
+    async blockedUntil(ip, now) {
+      const blockedHere = await local.blockedUntil(ip, now);
+      return blockedHere ?? eitherStore((store) => store.blockedUntil(ip, now));
+    },
+    async clear(ip) {
+      await local.clear(ip);
+      await eitherStore((store) => store.clear(ip));
+    },
+    close() {
+      local.close();
+    },
+  };
+}
+
+function createSharedAttemptStore(redis: Redis, policy: AttemptPolicy): AttemptStore {
   const failuresKey = (ip: string) => `dashboard:auth:failures:${ip}`;
   const blockKey = (ip: string) => `dashboard:auth:block:${ip}`;
   let sequence = 0;

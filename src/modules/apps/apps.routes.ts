@@ -13,11 +13,14 @@ import {
 import type { AppsService } from './apps.service.js';
 
 const tags = ['Applications'];
+// Answers carry each application's last manual run and today's run count.
+const responseCache = { tables: ['apps', 'e2e_manual_runs'] };
 
 export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = async (app, { service }) => {
   app.get(
     '/apps',
     {
+      config: { responseCache },
       schema: {
         tags,
         summary: 'List monitored applications with their last manual run',
@@ -35,6 +38,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = a
   app.get(
     '/apps/:id',
     {
+      config: { responseCache },
       schema: {
         tags,
         summary: 'One application',

@@ -21,6 +21,9 @@ import type { ReportsService } from './reports.service.js';
 
 const tags = ['E2E reports'];
 const DEFAULT_TREND_DAYS = 14;
+// Tables each cached answer is read from (application info and manual runs enrich the details).
+const summaries = { tables: ['e2e_report_summaries'] };
+const enriched = { tables: ['e2e_report_summaries', 'e2e_report_details', 'apps', 'e2e_manual_runs'] };
 const ALL_ENRICHMENTS = { includeDetails: true, includeAppInfo: true, includeManualRuns: true } as const;
 
 export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService }> = async (
@@ -30,6 +33,8 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_run_report',
     {
+      // Only 200 answers (ready or failed) are kept; a 202 while generating never is.
+      config: { responseCache: enriched },
       schema: {
         tags,
         summary: 'The E2E report of a date: 200 when ready or failed, 202 while it is being generated',
@@ -48,6 +53,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_run_report/:summaryId/:appId',
     {
+      config: { responseCache: enriched },
       schema: {
         tags,
         summary: 'One application detail of a report (without app info)',
@@ -64,6 +70,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_reports',
     {
+      config: { responseCache: summaries },
       schema: {
         tags,
         summary: 'Report summaries, newest first (filters status, from, to)',
@@ -89,6 +96,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_reports/trends',
     {
+      config: { responseCache: enriched },
       schema: {
         tags,
         summary: 'Daily success rate over the last N days (N ≤ 90, default 14), overall and per app',
@@ -148,6 +156,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_reports/:date',
     {
+      config: { responseCache: summaries },
       schema: {
         tags,
         summary: 'The report summary of a date',
@@ -161,6 +170,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_reports/:date/details',
     {
+      config: { responseCache: enriched },
       schema: {
         tags,
         summary: 'The report summary of a date with its details (app info included)',

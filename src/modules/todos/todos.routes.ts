@@ -15,12 +15,14 @@ import {
 import { cleanTodoInput, type TodosService } from './todos.service.js';
 
 const tags = ['To-do items'];
+const responseCache = { tables: ['todos'] };
 const cleanBody = async (request: { body: unknown }) => cleanTodoInput(request.body);
 
 export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> = async (app, { service }) => {
   app.get(
     '/to_do_list',
     {
+      config: { responseCache },
       schema: {
         tags,
         summary: 'List to-do items by due date (undated last)',
@@ -58,6 +60,7 @@ export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> =
   app.get(
     '/to_do_list/:id',
     {
+      config: { responseCache },
       schema: {
         tags,
         summary: 'One to-do item',

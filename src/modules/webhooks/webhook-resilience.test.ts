@@ -12,7 +12,7 @@ import { startLiveServer } from '../../../test/support/live-server.js';
 import { createTestApp, TEST_KEY, testConfig } from '../../../test/support/test-app.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const notification = { title: 'Nightly failed', message: 'Checkout failed', type: 'e2e_failure' };
+const notification = { title: 'Nightly failed', message: 'Checkout failed', type: 'e2e_failure' as const };
 
 describe('webhook delivery never holds up the caller, and survives a restart', () => {
   let receiver: FakeWebhookReceiver;
@@ -27,25 +27,20 @@ describe('webhook delivery never holds up the caller, and survives a restart', (
     });
     try {
       receiver.hang = true;
-      const hook = await server.client.call<{ data: { id: number } }>('POST', '/api/webhooks', {
-        body: { url: receiver.url, kind: 'slack' },
-      });
-      await server.client.notifications.create(notification as never);
+      const hook = await server.client.webhooks.create({ url: receiver.url, kind: 'slack' });
+      await server.client.notifications.create(notification);
       await receiver.waitFor(1);
       // Both deliveries hang now; creating notifications still answers at once.
       const timings: number[] = [];
       for (let i = 0; i < 5; i++) {
         const started = performance.now();
-        await server.client.notifications.create(notification as never);
+        await server.client.notifications.create(notification);
         timings.push(performance.now() - started);
       }
       expect(Math.max(...timings)).toBeLessThan(200);
       // The time-out is an attempt like any other: recorded and retried.
       await receiver.waitFor(7, 3000);
-      const log = await server.client.call<{ data: { error: string | null; status: number | null }[] }>(
-        'GET',
-        `/api/webhooks/${hook.data.id}/deliveries`,
-      );
+      const log = await server.client.webhooks.deliveries(hook.data.id);
       expect(
         log.data.some((entry) => entry.error === 'no answer within 400 ms' && entry.status === null),
       ).toBe(true);

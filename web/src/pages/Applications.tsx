@@ -205,16 +205,17 @@ export function ApplicationsPage() {
                     <td data-label="Runs today">{app.e2eRunsQuantity}</td>
                     <td className="actions-cell">
                       <div className="actions">
-                        <button
-                          type="button"
-                          className="button button-small"
-                          onClick={() => void runNow(app)}
-                          disabled={starting === app.id}
-                          title={triggerOn ? undefined : 'Enable the trigger in Edit to start runs'}
-                        >
-                          {starting === app.id ? 'Starting…' : 'Run E2E'}
-                          <span className="sr-only"> for {app.name}</span>
-                        </button>
+                        {triggerOn && (
+                          <button
+                            type="button"
+                            className="button button-small"
+                            onClick={() => void runNow(app)}
+                            disabled={starting === app.id}
+                          >
+                            {starting === app.id ? 'Starting…' : 'Run E2E'}
+                            <span className="sr-only"> for {app.name}</span>
+                          </button>
+                        )}
                         <button type="button" className="button button-small" onClick={() => setEditing(app)}>
                           Edit<span className="sr-only"> {app.name}</span>
                         </button>

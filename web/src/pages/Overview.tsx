@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReportDetail, ReportRun as ReportResponse } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
+import { SetupBanner } from '../components/SetupBanner';
 import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui';
 import { Link, usePageTitle } from '../lib/router';
 import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../lib/time';
@@ -228,6 +229,7 @@ export function OverviewPage() {
         </div>
       </div>
 
+      <SetupBanner />
       {load.state === 'loading' && <Spinner label="Loading report…" />}
       {load.state === 'error' && <ErrorMessage error={load.error} onRetry={reload} />}
       {load.state === 'pending' && (

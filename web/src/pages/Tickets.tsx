@@ -4,18 +4,32 @@ import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui
 import { usePageTitle } from '../lib/router';
 import { formatDateTime, fromNow } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
+import { NotSetUp } from '../components/NotSetUp';
+import { useServiceStatus } from '../lib/useStatus';
 
-function TicketSection({
-  id,
-  title,
-  list,
-  empty,
-}: {
+/** The variable only the manual QA query needs; without it "My tickets" still works. */
+const MANUAL_QA_PROJECT = 'JIRA_MANUAL_QA_PROJECT';
+
+interface SectionProps {
   id: string;
   title: string;
   list: 'manualQa' | 'myTickets';
   empty: string;
-}) {
+}
+
+/** A section whose query cannot run yet: the variables to set, in place of the tickets. */
+function UnconfiguredSection({ id, title, missing }: SectionProps & { missing: string[] }) {
+  return (
+    <section className="panel" aria-labelledby={id}>
+      <div className="panel-header">
+        <h2 id={id}>{title}</h2>
+      </div>
+      <NotSetUp what="The tracker" missing={missing} />
+    </section>
+  );
+}
+
+function TicketSection({ id, title, list, empty }: SectionProps) {
   const client = useClient();
   const tickets = useAsync<TicketList>(async () => (await client.tracker[list]()).data, [client, list]);
   return (
@@ -72,8 +86,20 @@ function TicketSection({
   );
 }
 
+/** Asks the tracker only once the status says it can answer; until then shows what to set up. */
+function Section(props: SectionProps & { missing: string[] | undefined }) {
+  const { missing, ...section } = props;
+  if (missing === undefined) return <Spinner label="Checking the tracker set-up…" />;
+  const needed = section.list === 'manualQa' ? missing : missing.filter((name) => name !== MANUAL_QA_PROJECT);
+  if (needed.length > 0) return <UnconfiguredSection {...section} missing={needed} />;
+  return <TicketSection {...section} />;
+}
+
 export function TicketsPage() {
   usePageTitle('Tickets');
+  const status = useServiceStatus();
+  // A status that cannot be read must not hide the tickets: then the queries run and speak for themselves.
+  const missing = status.data ? status.data.integrations.jira.missing : status.error ? [] : undefined;
   return (
     <>
       <div className="page-header">
@@ -82,13 +108,15 @@ export function TicketsPage() {
         </h1>
       </div>
       <div className="columns">
-        <TicketSection
+        <Section
+          missing={missing}
           id="manual-qa"
           title="Waiting for manual QA"
           list="manualQa"
           empty="No ticket waits for manual testing."
         />
-        <TicketSection
+        <Section
+          missing={missing}
           id="my-tickets"
           title="My tickets"
           list="myTickets"

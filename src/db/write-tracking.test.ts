@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, openTestDatabase } from '../../test/support/databases.js';
+import type { DatabaseHandle } from './database.js';
+import { ALL_TABLES } from './write-tracking.js';
+
+describe.each(DIALECTS)('committed-write events (%s)', (dialect) => {
+  let database: DatabaseHandle;
+  const seen: string[][] = [];
+  beforeAll(async () => {
+    database = await openTestDatabase(dialect);
+    database.writes.onWrite((tables) => seen.push([...tables].sort()));
+  });
+  afterAll(async () => database.close());
+
+  const now = new Date().toISOString();
+  const todo = (title: string) => ({
+    title,
+    is_completed: dialect === 'sqlite' ? 0 : (false as never),
+    created_at: now,
+    updated_at: now,
+  });
+
+  it('names the table of each insert, update and delete, and nothing for reads', async () => {
+    seen.length = 0;
+    await database.db.insertInto('todos').values(todo('a')).execute();
+    await database.db.selectFrom('todos').selectAll().execute();
+    await database.db.updateTable('todos').set({ title: 'b' }).execute();
+    await database.db.deleteFrom('todos').execute();
+    expect(seen).toEqual([['todos'], ['todos'], ['todos']]);
+  });
+
+  it('tells a transaction once, after it commits, and never a rolled-back one', async () => {
+    seen.length = 0;
+    await database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('todos').values(todo('in transaction')).execute();
+      await trx.deleteFrom('apps').execute();
+      expect(seen).toEqual([]);
+    });
+    expect(seen).toEqual([['apps', 'todos']]);
+
+    seen.length = 0;
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await trx.insertInto('todos').values(todo('rolled back')).execute();
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(seen).toEqual([]);
+  });
+
+  it('tells raw SQL writes as a write to every table', async () => {
+    seen.length = 0;
+    await sql`delete from todos`.execute(database.db);
+    await sql`select 1`.execute(database.db);
+    expect(seen).toEqual([[ALL_TABLES]]);
+  });
+});

@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { ALL_TABLES } from '../db/write-tracking.js';
+
+/** A serialized 200 answer, ready to be sent again as it is. */
+export interface CachedResponse {
+  readonly body: string;
+  readonly etag: string;
+  readonly contentType: string;
+  /** Tables the answer was read from: a write to any of them drops it. */
+  readonly tables: readonly string[];
+  readonly expiresAt: number;
+}
+
+export interface ResponseCacheOptions {
+  /** Safety net: an entry lives at most this long even if no invalidation reaches it. */
+  ttlMs: number;
+  /** Oldest entries are evicted beyond this count (bounds memory against many distinct queries). */
+  maxEntries?: number;
+  /** Milliseconds since the epoch; tests move it to cross midnight. */
+  now?: () => number;
+}
+
+/**
+ * A token taken before reading the database: the answer may be stored only if no invalidation
+ * happened meanwhile, otherwise a read that raced a write could park old rows in the cache.
+ */
+export type ReadTicket = number;
+
+export interface ResponseCache {
+  readonly enabled: boolean;
+  get(key: string): CachedResponse | undefined;
+  ticket(): ReadTicket;
+  /** Stores the answer unless an invalidation happened since `ticket`; returns the entry either way. */
+  store(
+    key: string,
+    ticket: ReadTicket,
+    answer: { body: string; contentType: string; tables: readonly string[] },
+  ): CachedResponse;
+  /** Drops every entry read from one of `tables` (`*` drops everything). */
+  invalidate(tables: Iterable<string>): void;
+  clear(): void;
+  readonly size: number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Strong validator of a body: its SHA-1, enough to tell two JSON answers apart. */
+export function etagOf(body: string | Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+/** True when an If-None-Match header names `etag` (or is `*`); weak forms compare equal too. */
+export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header === etag) return true;
+  return header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
+}
+
+/**
+ * In-process cache of serialized read answers keyed by URL. Entries expire at the earlier of the
+ * TTL and the next midnight UTC, because several answers count "today's" rows (the
+ * `e2eRunsQuantity` of an application) and change when the date does without any write.
+ */
+export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
+  const maxEntries = options.maxEntries ?? 1000;
+  const now = options.now ?? Date.now;
+  const entries = new Map<string, CachedResponse>();
+  // Bumped by every invalidation; a ticket is the value seen when a read began.
+  let generation = 0;
+  const enabled = options.ttlMs > 0;
+
+  return {
+    enabled,
+    get size() {
+      return entries.size;
+    },
+    get(key) {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      if (entry.expiresAt <= now()) {
+        entries.delete(key);
+        return undefined;
+      }
+      return entry;
+    },
+    ticket: () => generation,
+    store(key, ticket, answer) {
+      const at = now();
+      const nextMidnight = (Math.floor(at / DAY_MS) + 1) * DAY_MS;
+      const entry: CachedResponse = {
+        ...answer,
+        etag: etagOf(answer.body),
+        expiresAt: Math.min(at + options.ttlMs, nextMidnight),
+      };
+      if (!enabled || ticket !== generation) return entry;
+      entries.delete(key);
+      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
+      entries.set(key, entry);
+      return entry;
+    },
+    invalidate(tables) {
+      generation += 1;
+      const written = new Set(tables);
+      if (written.has(ALL_TABLES)) {
+        entries.clear();
+        return;
+      }
+      for (const [key, entry] of entries) {
+        if (entry.tables.some((table) => written.has(table))) entries.delete(key);
+      }
+    },
+    clear() {
+      generation += 1;
+      entries.clear();
+    },
+  };
+}

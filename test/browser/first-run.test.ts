@@ -1,0 +1,154 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeJiraIssue } from '../fakes/fake-jira.js';
+import { MY_TICKETS_JQL, manualQaJql } from '../../src/modules/tracker/tracker.service.js';
+import {
+  type Browser,
+  chromiumAvailable,
+  ensureWebBuild,
+  JIRA,
+  launchBrowser,
+  openSignedIn,
+  type Stack,
+  startStack,
+} from './harness.js';
+import { screens } from './screens.js';
+
+const STEP = 20_000;
+const textOf = (locator: Locator) =>
+  locator
+    .first()
+    .textContent({ timeout: 1000 })
+    .then((text) => text ?? '')
+    .catch(() => '');
+const waitText = (locator: Locator, text: string | RegExp) =>
+  expect.poll(() => textOf(locator), { timeout: STEP, interval: 200 }).toMatch(text);
+
+const APPS = [
+  {
+    name: 'Shop web',
+    code: 'shop-web',
+    pipelineUrl: 'https://app.circleci.com/pipelines/github/acme/shop',
+    e2eTriggerConfiguration: { enabled: true, branch: 'main' },
+  },
+  {
+    name: 'Back office',
+    code: 'back-office',
+    pipelineUrl: 'https://app.circleci.com/pipelines/github/acme/office',
+  },
+];
+
+async function withStack(bare: boolean) {
+  await ensureWebBuild();
+  const stack = await startStack({ bare });
+  for (const body of APPS) await stack.api('/api/apps', { method: 'POST', body });
+  const browser = await launchBrowser();
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  return { stack, browser, page };
+}
+
+/** "Run E2E" is offered on the app with an enabled trigger, and only there. */
+async function expectRunButtonOnlyOnTriggeredApp(page: Page, baseUrl: string) {
+  await openSignedIn(page, baseUrl, '/apps');
+  const shop = page.getByRole('row', { name: /Shop web/ });
+  await shop.waitFor({ timeout: STEP });
+  expect(await shop.getByRole('button', { name: /Run E2E/ }).count()).toBe(1);
+  const office = page.getByRole('row', { name: /Back office/ });
+  expect(await office.getByRole('button', { name: /Edit/ }).count()).toBe(1);
+  expect(await office.getByRole('button', { name: /Run E2E/ }).count()).toBe(0);
+}
+
+describe.skipIf(!chromiumAvailable && !process.env.CI)('first run, bare start (no integration set)', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => ({ stack, browser, page } = await withStack(true)), 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('Overview shows a compact banner naming the missing test-results key, linking to Status', async () => {
+    await openSignedIn(page, stack.baseUrl, '/');
+    const banner = page.getByTestId('setup-banner');
+    await waitText(banner, /CYPRESS_API_KEY/);
+    await waitText(banner, /Also not set up: GitHub, Tracker \(Jira\), CircleCI/);
+    await screens(page, 'overview-bare');
+    await banner.getByRole('link', { name: 'Open the Status page' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Status' }).waitFor({ timeout: STEP });
+    expect(new URL(page.url()).pathname).toBe('/status');
+  }, 90_000);
+
+  it('Status lists each integration as not set up with the variables to set, and the jobs', async () => {
+    await openSignedIn(page, stack.baseUrl, '/status');
+    const row = (name: string) => page.locator(`tr[data-integration="${name}"]`);
+    await waitText(row('cypress'), /not set up[\s\S]*CYPRESS_API_KEY/);
+    await waitText(row('github'), /GITHUB_TOKEN/);
+    await waitText(row('jira'), /JIRA_BASE_URL[\s\S]*JIRA_MANUAL_QA_PROJECT/);
+    await waitText(row('circleci'), /CIRCLECI_TOKEN/);
+    await waitText(page.getByRole('status').filter({ hasText: 'integrations are not set up' }), /5 of 5/);
+    await waitText(page.getByRole('table', { name: 'Scheduled jobs' }), /Daily E2E report/);
+    await waitText(page.locator('.status-facts'), /SQLite[\s\S]*in-process/);
+    await screens(page, 'status-bare');
+  }, 90_000);
+
+  it('Tickets shows "not set up" with the tracker variables, not an error', async () => {
+    await openSignedIn(page, stack.baseUrl, '/tickets');
+    const mine = page.getByRole('region', { name: 'My tickets' });
+    await waitText(mine, /not set up[\s\S]*JIRA_API_TOKEN/);
+    // The manual QA section also needs the project; "My tickets" does not.
+    await waitText(page.getByRole('region', { name: /manual QA/ }), /JIRA_MANUAL_QA_PROJECT/);
+    expect(await textOf(mine)).not.toContain('JIRA_MANUAL_QA_PROJECT');
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await textOf(page.locator('main'))).not.toMatch(/External service error|Try again/);
+    await screens(page, 'tickets-bare');
+  }, 90_000);
+
+  it('Applications offers "Run E2E" only on the app whose trigger is enabled', async () => {
+    await expectRunButtonOnlyOnTriggeredApp(page, stack.baseUrl);
+    await screens(page, 'apps-bare');
+  }, 90_000);
+});
+
+describe.skipIf(!chromiumAvailable && !process.env.CI)('first run, seeded start (fakes configured)', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => ({ stack, browser, page } = await withStack(false)), 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('Overview has no set-up banner once the test-results key is set', async () => {
+    await openSignedIn(page, stack.baseUrl, '/status');
+    await page.locator('tr[data-integration="cypress"]').waitFor({ timeout: STEP });
+    await openSignedIn(page, stack.baseUrl, '/');
+    await page.getByRole('heading', { name: 'Success rate trend' }).waitFor({ timeout: STEP });
+    expect(await page.getByTestId('setup-banner').count()).toBe(0);
+  }, 90_000);
+
+  it('Status shows the configured integrations as set up; only push is left', async () => {
+    await openSignedIn(page, stack.baseUrl, '/status');
+    for (const name of ['cypress', 'github', 'jira', 'circleci']) {
+      await waitText(page.locator(`tr[data-integration="${name}"]`), /set up/);
+      expect(await textOf(page.locator(`tr[data-integration="${name}"]`))).not.toContain('not set up');
+    }
+    await waitText(page.locator('tr[data-integration="fcm"]'), /not set up[\s\S]*FCM_SERVICE_ACCOUNT_JSON/);
+    await waitText(page.getByRole('status').filter({ hasText: 'integrations' }), /1 of 5/);
+    await screens(page, 'status-seeded');
+  }, 90_000);
+
+  it('Tickets lists the tracker answers with no set-up note', async () => {
+    stack.jira.setIssues(manualQaJql(JIRA.project), [fakeJiraIssue(7, { summary: 'Check Safari' })]);
+    stack.jira.setIssues(MY_TICKETS_JQL, [fakeJiraIssue(11, { summary: 'Flaky login spec' })]);
+    await openSignedIn(page, stack.baseUrl, '/tickets');
+    await page.getByRole('link', { name: /QA-7/ }).waitFor({ timeout: STEP });
+    await page.getByRole('link', { name: /QA-11/ }).waitFor({ timeout: STEP });
+    expect(await page.getByRole('note').count()).toBe(0);
+  }, 90_000);
+
+  it('Applications offers "Run E2E" only on the app whose trigger is enabled', async () => {
+    await expectRunButtonOnlyOnTriggeredApp(page, stack.baseUrl);
+  }, 90_000);
+});

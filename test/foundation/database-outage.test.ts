@@ -1,0 +1,158 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import SqliteDatabase from 'better-sqlite3';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { postgresAvailable, TEST_POSTGRES_URL } from '../support/services.js';
+import { createTestApp, TEST_KEY, type TestApp } from '../support/test-app.js';
+
+/**
+ * A database that is restarting, refusing connections or locked answers 503 SERVICE_UNAVAILABLE
+ * (the client may retry), never 500, and the service recovers by itself once it is back.
+ */
+
+/** A TCP relay to PostgreSQL that the test can cut (as a server restart does) and restore. */
+async function startRelay(target: { host: string; port: number }, port = 0) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target);
+    sockets.add(client).add(upstream);
+    const forget = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', forget).on('close', forget);
+    upstream.on('error', forget).on('close', forget);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    async cut() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies read freely in assertions
+type Json = Record<string, any>;
+
+interface Served {
+  app: TestApp;
+  request(method: string, path: string, body?: object): Promise<{ status: number; body: Json }>;
+}
+
+async function serve(database: DatabaseHandle): Promise<Served> {
+  const app = await createTestApp({ database });
+  const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    app,
+    async request(method, path, body) {
+      const response = await fetch(`${address}${path}`, {
+        method,
+        headers: { 'x-api-key': TEST_KEY, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: response.status, body: (await response.json()) as Json };
+    },
+  };
+}
+
+const expectUnavailable = (response: { status: number; body: Json }) => {
+  expect(response.status).toBe(503);
+  expect(response.body).toMatchObject({
+    success: false,
+    error: { code: 'SERVICE_UNAVAILABLE', statusCode: 503, message: expect.stringContaining('database') },
+  });
+};
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe.runIf(postgresAvailable)('PostgreSQL outage', () => {
+  const open = async (): Promise<{ testDb: TestDatabase; relay: Awaited<ReturnType<typeof startRelay>> }> => {
+    const testDb = await createTestDatabase('postgres');
+    cleanups.push(() => testDb.drop());
+    const direct = openDatabase(testDb.config);
+    await migrateToLatest(direct.db);
+    await direct.close();
+    const upstream = new URL(TEST_POSTGRES_URL);
+    const relay = await startRelay({ host: upstream.hostname, port: Number(upstream.port || 5432) });
+    return { testDb, relay };
+  };
+
+  it('answers 503 while the server cannot be reached and recovers when it is back', async () => {
+    const { testDb, relay } = await open();
+    const url = new URL(testDb.url);
+    url.port = String(relay.port);
+    const database = openDatabase({ dialect: 'postgres', connectionString: url.toString() });
+    cleanups.push(() => database.close());
+    const served = await serve(database);
+    cleanups.push(() => served.app.close());
+
+    expect((await served.request('POST', '/api/to_do_list', { title: 'before' })).status).toBe(201);
+    await relay.cut();
+    expectUnavailable(await served.request('GET', '/api/to_do_list'));
+    expectUnavailable(await served.request('POST', '/api/to_do_list', { title: 'during' }));
+    expectUnavailable(await served.request('GET', '/api/apps'));
+    expect((await served.request('GET', '/health')).status).toBe(503);
+
+    const restored = await startRelay({ host: '127.0.0.1', port: 5432 }, relay.port);
+    cleanups.push(() => restored.cut());
+    const list = await served.request('GET', '/api/to_do_list');
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((todo: { title: string }) => todo.title)).toEqual(['before']);
+  }, 30_000);
+
+  it('answers 503 when its connections are terminated and new ones refused', async () => {
+    const { testDb, relay } = await open();
+    cleanups.push(() => relay.cut());
+    const database = openDatabase(testDb.config);
+    cleanups.push(() => database.close());
+    const served = await serve(database);
+    cleanups.push(() => served.app.close());
+    expect((await served.request('GET', '/api/apps')).status).toBe(200);
+
+    const name = new URL(testDb.url).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await admin.connect();
+    try {
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+      // A read not made before: the answer cached by the first one is still true and still served.
+      expectUnavailable(await served.request('GET', '/api/apps?limit=10'));
+      expectUnavailable(await served.request('POST', '/api/to_do_list', { title: 'refused' }));
+      await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+    } finally {
+      await admin.end();
+    }
+    expect((await served.request('POST', '/api/to_do_list', { title: 'after' })).status).toBe(201);
+  }, 30_000);
+});
+
+describe('SQLite lock held by another connection', () => {
+  it('answers 503 once busy_timeout expires, and 201 after the lock is released', async () => {
+    const testDb = await createTestDatabase('sqlite');
+    cleanups.push(() => testDb.drop());
+    const database = openDatabase(testDb.config);
+    cleanups.push(() => database.close());
+    await migrateToLatest(database.db);
+    const served = await serve(database);
+    cleanups.push(() => served.app.close());
+
+    const filename = testDb.config.dialect === 'sqlite' ? testDb.config.filename : '';
+    const other = new SqliteDatabase(filename);
+    cleanups.push(async () => void other.close());
+    other.exec('BEGIN IMMEDIATE');
+    expectUnavailable(await served.request('POST', '/api/to_do_list', { title: 'locked out' }));
+    other.exec('ROLLBACK');
+    expect((await served.request('POST', '/api/to_do_list', { title: 'let in' })).status).toBe(201);
+  }, 30_000);
+});
