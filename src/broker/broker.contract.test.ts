@@ -297,6 +297,14 @@ describe.each(implementations)('broker contract ($name)', (implementation) => {
       expect(age).toBeGreaterThanOrEqual(50);
       expect(age).toBeLessThanOrEqual(Date.now() - before + 5);
     });
+
+    it('adds up the stale pending reports republished', async () => {
+      const queue = broker.reportQueue;
+      expect((await queue.stats(Date.now())).staleRepublished).toBe(0);
+      await queue.countStaleRepublished(3);
+      await queue.countStaleRepublished(2);
+      expect((await queue.stats(Date.now())).staleRepublished).toBe(5);
+    });
   });
 });
 

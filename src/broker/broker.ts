@@ -50,6 +50,11 @@ export interface QueueStats {
   deadLetters: number;
   /** Age of the oldest message still waiting in the queue; null when it is empty or unknown. */
   oldestAgeMs: number | null;
+  /**
+   * Reports found stuck in `pending` (their request lost, e.g. by a broker restart without
+   * persistence) and republished by the sweep, counted since the broker's data began.
+   */
+  staleRepublished: number;
 }
 
 /**
@@ -87,6 +92,8 @@ export interface ReportQueue {
   extendLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
   releaseLock(name: string, owner: string): Promise<void>;
   stats(nowMs: number): Promise<QueueStats>;
+  /** Adds to the count of stale pending reports republished (shown by `stats`). */
+  countStaleRepublished(count: number): Promise<void>;
   /** Newest first. */
   deadLetters(limit: number): Promise<DeadLetterEntry[]>;
   /** Re-enqueues the message of every dead letter and empties the list; returns how many. */
@@ -106,6 +113,7 @@ export function reportKeys(namespace = '') {
     processing: (workerId: string) => `${base}processing:${workerId}`,
     alive: (workerId: string) => `${base}worker:${workerId}`,
     lock: (name: string) => `${base}lock:${name}`,
+    staleRepublished: `${base}stale_republished`,
     dedup: (key: string) => `${base}dedup:${key}`,
     claim: (key: string) => `${namespace}claim:${key}`,
   };

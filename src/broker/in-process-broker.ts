@@ -87,6 +87,7 @@ function createInProcessQueue(ensureOpen: () => void): ReportQueue {
   const alive = new Map<string, number>();
   const locks = new Map<string, Expiring>();
   const waiters = new Set<() => void>();
+  let staleRepublished = 0;
 
   const push = (payload: string) => {
     queue.push({ payload, enqueuedAt: Date.now() });
@@ -211,7 +212,12 @@ function createInProcessQueue(ensureOpen: () => void): ReportQueue {
         scheduledRetries: retries.length,
         deadLetters: failed.length,
         oldestAgeMs: oldest ? Math.max(0, nowMs - oldest.enqueuedAt) : null,
+        staleRepublished,
       };
+    },
+    async countStaleRepublished(count) {
+      ensureOpen();
+      staleRepublished += count;
     },
     async deadLetters(limit) {
       return failed.slice(0, limit).map((text) => JSON.parse(text) as DeadLetterEntry);

@@ -137,17 +137,22 @@ export function createRedisBroker(options: RedisBrokerOptions): Broker {
       await run.releaseLock([keys.lock(name)], [owner]);
     },
     async stats(nowMs): Promise<QueueStats> {
-      const [queued, inFlight, retries, dead, at] = (await run.stats(
-        [keys.queue, keys.retry, keys.failed, keys.workers, keys.enqueuedAt],
-        [base],
-      )) as [number, number, number, number, string | null];
+      const [counts, stale] = await Promise.all([
+        run.stats([keys.queue, keys.retry, keys.failed, keys.workers, keys.enqueuedAt], [base]),
+        command.get(keys.staleRepublished),
+      ]);
+      const [queued, inFlight, retries, dead, at] = counts as [number, number, number, number, string | null];
       return {
         queued,
         inFlight,
         scheduledRetries: retries,
         deadLetters: dead,
         oldestAgeMs: at ? Math.max(0, nowMs - Number(at)) : null,
+        staleRepublished: Number(stale ?? 0),
       };
+    },
+    async countStaleRepublished(count) {
+      await command.incrby(keys.staleRepublished, count);
     },
     async deadLetters(limit) {
       const entries = await command.lrange(keys.failed, 0, Math.max(0, limit - 1));

@@ -91,6 +91,11 @@ export interface E2eReportSummariesTable {
   passed_runs: number;
   failed_runs: number;
   success_rate: number;
+  day_total_runs: Generated<number>;
+  day_passed_runs: Generated<number>;
+  day_failed_runs: Generated<number>;
+  /** JSON array of app ids, written when the report is generated. */
+  apps_without_runs: string | null;
   created_at: CreatedAt;
   updated_at: string;
 }
@@ -108,7 +113,29 @@ export interface E2eReportDetailsTable {
   last_run_number: number | null;
   last_run_at: string;
   last_failed_run_at: string | null;
+  day_total_runs: Generated<number>;
+  day_passed_runs: Generated<number>;
+  day_failed_runs: Generated<number>;
+  last_failure_author: string | null;
   created_at: CreatedAt;
+}
+
+export interface E2eReportSpecsTable {
+  id: Generated<number>;
+  report_detail_id: number;
+  position: number;
+  spec: string;
+  total_runs: number;
+  failed_runs: number;
+  flaky_runs: number;
+  success_rate: number;
+  last_status: string;
+  last_run_number: number | null;
+  last_run_at: string;
+  last_failed_at: string | null;
+  failing_since: string | null;
+  avg_duration_ms: number | null;
+  last_failure_author: string | null;
 }
 
 export interface JobRunsTable {
@@ -183,6 +210,7 @@ export interface Database {
   e2e_manual_runs: E2eManualRunsTable;
   e2e_report_summaries: E2eReportSummariesTable;
   e2e_report_details: E2eReportDetailsTable;
+  e2e_report_specs: E2eReportSpecsTable;
   job_runs: JobRunsTable;
   integration_status: IntegrationStatusTable;
   webhooks: WebhooksTable;

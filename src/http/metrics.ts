@@ -77,6 +77,11 @@ export function createMetrics(): Metrics {
     'Entries in the dead-letter list e2e:report:failed',
     (s) => s.deadLetters,
   );
+  queueGauge(
+    'report_stale_republished',
+    'Reports found stuck in pending and republished by the stale sweep (total kept by the broker)',
+    (s) => s.staleRepublished,
+  );
   queueGauge('report_oldest_age_seconds', 'Age of the oldest waiting report request', (s) =>
     s.oldestAgeMs === null ? null : s.oldestAgeMs / 1000,
   );

@@ -12,6 +12,8 @@ import { addDays } from '../shared/time.js';
 export const MAX_RETRIES = 3;
 const LOCK_BUSY_DELAY_MS = 1000;
 const TAKE_WAIT_MS = 1000;
+/** Name of the lock that lets one worker at a time sweep stale pending reports. */
+const STALE_SWEEP_LOCK = 'stale-sweep';
 /** The spec's suggested alert threshold for processing time. */
 const SLOW_PROCESSING_S = 300;
 
@@ -59,6 +61,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
   const workerId = deps.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const heartbeatEveryMs = Math.max(50, Math.floor(settings.visibilityMs / 3));
   const recoverEveryMs = Math.min(30_000, Math.max(200, Math.floor(settings.visibilityMs / 2)));
+  const sweepEveryMs = Math.max(100, Math.floor(settings.staleMs / 2));
   let running = false;
   let loop: Promise<void> | undefined;
   let unsubscribe: (() => Promise<void>) | undefined;
@@ -102,6 +105,11 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
       repository.listDetailsForDate(request.date),
     ]);
     await repository.saveReport(request.date, aggregate);
+    // A backfill or replay of past dates must not push news about the past: only the newest
+    // report speaks. Pending newer dates count too, so a backfill requested all at once (oldest
+    // processed first) stays silent until its newest date.
+    const newest = await repository.newestReportDate();
+    if (newest !== undefined && newest > request.date) return aggregate;
     const names = new Map(apps.map((app) => [app.id, app.name]));
     for (const notification of reportNotifications(aggregate.details, names, previousDay, sameDay)) {
       await deps
@@ -244,23 +252,39 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     }
   }
 
+  /** Re-queues summaries stuck in `pending` longer than REPORT_STALE_MS; returns how many. */
+  async function sweepStale(): Promise<number> {
+    const cutoff = new Date(Date.now() - settings.staleMs).toISOString();
+    const stale = await repository.stalePending(cutoff);
+    for (const summary of stale) {
+      const message = { date: summary.date, requestId: `stale-${summary.id}-${randomUUID()}` };
+      const payload = JSON.stringify(message);
+      const { key, windowMs } = dedupFor(payload, message);
+      await queue.enqueue(payload, key, windowMs);
+      await repository.touchSummary(summary.id);
+    }
+    if (stale.length > 0) {
+      await queue.countStaleRepublished(stale.length);
+      log.warn({ count: stale.length, workerId }, 're-queued stale pending reports');
+    }
+    return stale.length;
+  }
+
+  /**
+   * The periodic sweep. A broker that lost its data (a Redis restart without persistence) leaves
+   * the dates it held `pending` with nothing queued for them; without this, only a worker start
+   * or a client asking for that date would notice. The lock is kept for the whole interval, not
+   * released, so however many workers run, one sweep happens per interval.
+   */
+  async function sweepStaleIfFirst(): Promise<number> {
+    if (!(await queue.acquireLock(STALE_SWEEP_LOCK, workerId, sweepEveryMs))) return 0;
+    return sweepStale();
+  }
+
   return {
     workerId,
-
-    /** Re-queues summaries stuck in `pending` longer than REPORT_STALE_MS (run at start). */
-    async sweepStale(): Promise<number> {
-      const cutoff = new Date(Date.now() - settings.staleMs).toISOString();
-      const stale = await repository.stalePending(cutoff);
-      for (const summary of stale) {
-        const message = { date: summary.date, requestId: `stale-${summary.id}-${randomUUID()}` };
-        const payload = JSON.stringify(message);
-        const { key, windowMs } = dedupFor(payload, message);
-        await queue.enqueue(payload, key, windowMs);
-        await repository.touchSummary(summary.id);
-      }
-      if (stale.length > 0) log.info({ count: stale.length }, 're-queued stale pending reports');
-      return stale.length;
-    },
+    sweepStale,
+    sweepStaleIfFirst,
 
     async start(): Promise<void> {
       if (running) return;
@@ -275,6 +299,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
       every(heartbeatEveryMs, heartbeat, 'send its heartbeat');
       every(250, () => queue.promoteDueRetries(Date.now()), 'promote due retries');
       every(recoverEveryMs, () => queue.recoverAbandoned(), 'recover abandoned messages');
+      every(sweepEveryMs, sweepStaleIfFirst, 'sweep stale pending reports');
       await queue.recoverAbandoned().catch((error: unknown) => warn(error, 'recovery failed'));
       loop = run();
     },

@@ -12,6 +12,11 @@ export interface FakeSpecRow {
   pass_tests: number;
   fail_tests: number;
   flaky_tests: number;
+  /** Milliseconds the spec took (absent or null on some rows of the real export). */
+  spec_duration?: number | null;
+  commit_author_name?: string | null;
+  commit_branch?: string | null;
+  /** Older fixtures' branch field; `commit_branch` is the export's name for it. */
   branch?: string;
   [extra: string]: unknown;
 }
@@ -131,7 +136,9 @@ export async function startFakeCypress(options: { apiKey?: string } = {}): Promi
               wanted.has(row.project_name) &&
               day >= start &&
               day <= end &&
-              (!branch || row.branch === undefined || row.branch === branch)
+              (!branch ||
+                (row.commit_branch ?? row.branch ?? undefined) === undefined ||
+                (row.commit_branch ?? row.branch) === branch)
             );
           });
       await streamRows(res, rows);

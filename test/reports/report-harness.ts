@@ -56,6 +56,9 @@ export const specRow = (
   pass_tests: 4,
   fail_tests: 0,
   flaky_tests: 0,
+  spec_duration: 12_000,
+  commit_author_name: 'Ada Lovelace',
+  commit_branch: 'main',
   ...overrides,
 });
 

@@ -13,5 +13,6 @@ for await (const row of client.specDetails({
 })) {
   aggregator.add(row);
 }
-const { totals } = aggregator.finish();
-process.stdout.write(`${JSON.stringify({ rows: aggregator.rowsSeen, runs: totals.totalRuns })}\n`);
+const { totals, details } = aggregator.finish();
+const specs = details.reduce((sum, detail) => sum + detail.specs.length, 0);
+process.stdout.write(`${JSON.stringify({ rows: aggregator.rowsSeen, runs: totals.totalRuns, specs })}\n`);

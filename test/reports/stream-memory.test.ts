@@ -22,11 +22,17 @@ describe('streaming a large answer into the aggregator', () => {
           run_number: Math.floor(i / 2000),
           created_at: `2025-03-${String(1 + (i % 14)).padStart(2, '0')}T10:${String(i % 60).padStart(2, '0')}:00.000Z`,
           status: i % 17 === 0 ? 'failed' : 'passed',
-          spec: `cypress/e2e/feature-${i % 500}/scenario-${i % 97}.cy.ts`,
+          // Each project has a catalogue of 200 specs and a run executes 40 of them, as a real
+          // project does: per-spec statistics keep one entry per distinct spec (and a few
+          // bytes per spec run), so a spec name unique to every row would measure the names.
+          spec: `cypress/e2e/feature-${(Math.floor(i / 2000) * 40 + (i % 40)) % 200}/scenario.cy.ts`,
           total_tests: 12,
           pass_tests: 11,
           fail_tests: i % 17 === 0 ? 1 : 0,
           flaky_tests: 0,
+          spec_duration: 1000 + (i % 5000),
+          commit_author_name: `Author ${Math.floor(i / 2000) % 7}`,
+          commit_branch: 'main',
         };
       }
     };
@@ -50,6 +56,10 @@ describe('streaming a large answer into the aggregator', () => {
       child.once('exit', (exitCode, signal) => resolve(exitCode ?? signal)),
     );
     expect(code, output.slice(-2000)).toBe(0);
-    expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual({ rows: ROWS, runs: 100 * 50 });
+    expect(JSON.parse(output.trim().split('\n').at(-1)!)).toEqual({
+      rows: ROWS,
+      runs: 100 * 50,
+      specs: 200 * 50,
+    });
   }, 120_000);
 });

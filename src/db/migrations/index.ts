@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './001-initial.js';
+import * as reportSpecs from './002-report-specs.js';
 import * as webhooks from './003-webhooks.js';
 import * as integrationStatus from './004-integration-status.js';
 import * as pullRequestGitHubState from './005-pull-request-github-state.js';
@@ -9,6 +10,7 @@ export const migrationProvider: MigrationProvider = {
   getMigrations(): Promise<Record<string, Migration>> {
     return Promise.resolve({
       '001-initial': initial,
+      '002-report-specs': reportSpecs,
       '003-webhooks': webhooks,
       '004-integration-status': integrationStatus,
       '005-pull-request-github-state': pullRequestGitHubState,

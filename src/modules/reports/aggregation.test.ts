@@ -86,7 +86,7 @@ describe('aggregateRows', () => {
     const forward = aggregateRows([web], rows, DATE);
     const backward = aggregateRows([web], [...rows].reverse(), DATE);
     expect(forward).toEqual(backward);
-    expect(forward.details[0]).toEqual({
+    expect(forward.details[0]).toMatchObject({
       appId: 1,
       totalRuns: 3,
       passedRuns: 1,
@@ -133,6 +133,7 @@ describe('aggregateRows', () => {
     expect(aggregateRows([web], [], DATE)).toEqual({
       totals: { totalRuns: 0, passedRuns: 0, failedRuns: 0, successRate: 0 },
       details: [],
+      appsWithoutRuns: [1],
     });
     expect(aggregateRows([], [row({})], DATE).details).toEqual([]);
   });

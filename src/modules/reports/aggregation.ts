@@ -1,5 +1,6 @@
 import { successRate } from '../../shared/rates.js';
 import { addDays } from '../../shared/time.js';
+import { createSpecAggregator, type SpecAggregator, type SpecStat } from './spec-aggregation.js';
 
 /** One row of the test-results service's `spec-details` report (the fields we use). */
 export interface SpecRow {
@@ -27,6 +28,19 @@ export interface AppReport {
   lastRunNumber: number;
   lastRunAt: string;
   lastFailedRunAt: string | null;
+  /** The runs whose latest `created_at` falls on the report date. */
+  day: DayFigures;
+  /** Commit author of the highest-numbered failed run. */
+  lastFailureAuthor: string | null;
+  /** Specs that failed in the last run, by name (at most 10). */
+  failingSpecs: string[];
+  specs: SpecStat[];
+}
+
+export interface DayFigures {
+  totalRuns: number;
+  passedRuns: number;
+  failedRuns: number;
 }
 
 export interface ReportTotals {
@@ -40,6 +54,8 @@ export interface Aggregate {
   totals: ReportTotals;
   /** One per app that had runs in the window, in the order the apps were given. */
   details: AppReport[];
+  /** Ids of the apps that had no run in the window (so got no detail). */
+  appsWithoutRuns: number[];
 }
 
 /** The 14-day window of a report date: `start_date` and `end_date` as sent to the service. */
@@ -50,10 +66,22 @@ export function reportWindow(date: string): { startDate: string; endDate: string
 }
 
 interface RunState {
+  /** Dense position of the run in its project (the spec aggregator's run key). */
+  index: number;
   passed: boolean;
   flaky: boolean;
   latestAt: string;
+  author: string | undefined;
 }
+
+interface ProjectState {
+  runs: Map<number, RunState>;
+  runNumbers: number[];
+  specs: SpecAggregator;
+}
+
+/** At most this many failing spec names travel with a failure notification. */
+export const FAILING_SPECS_LIMIT = 10;
 
 function runNumberOf(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
@@ -79,12 +107,42 @@ function instantOf(value: unknown): string | undefined {
 
 const normalised = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : '');
 
+const digits = (text: string, from: number, count: number) => {
+  let value = 0;
+  for (let i = from; i < from + count; i += 1) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
+};
+
+/** Epoch ms of a canonical instant, read digit by digit (cheaper than Date.parse per row). */
+function epochMsOf(instant: string): number {
+  return Date.UTC(
+    digits(instant, 0, 4),
+    digits(instant, 5, 2) - 1,
+    digits(instant, 8, 2),
+    digits(instant, 11, 2),
+    digits(instant, 14, 2),
+    digits(instant, 17, 2),
+    digits(instant, 20, 3),
+  );
+}
+
+function durationOf(value: unknown): number | undefined {
+  const duration =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && value.trim() !== ''
+        ? Number(value)
+        : NaN;
+  return Number.isFinite(duration) && duration >= 0 ? duration : undefined;
+}
+
 /**
- * Folds rows one at a time so the caller can stream them: memory grows with the number of runs,
- * never with the number of rows. Rules of decisions §11: rows of an app are those whose
- * `project_name` equals its name; rows are grouped into runs by `run_number` (rows without one are
- * ignored); a run passed when every row whose status is not `noTests` is `passed`; rows whose
- * `created_at` falls outside the report window are ignored.
+ * Folds rows one at a time so the caller can stream them: memory grows with the number of runs
+ * and spec runs (a few bytes each), never with the size of the rows. Rows of an app are those
+ * whose `project_name` equals its name; rows are grouped into runs by `run_number` (rows without
+ * one are ignored); a run passed when every row whose status is not `noTests` is `passed`; rows
+ * whose `created_at` falls outside the report window are ignored. Per spec, the same rules apply
+ * to the spec's own rows of a run, except that `noTests` rows do not make a run at all.
  */
 export function createAggregator(apps: readonly ReportedApp[], date: string) {
   const { startDate, endDate } = reportWindow(date);
@@ -92,7 +150,8 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
   const windowEnd = `${addDays(endDate, 1)}T00:00:00.000Z`;
   const appsByName = new Map<string, ReportedApp[]>();
   for (const app of apps) appsByName.set(app.name, [...(appsByName.get(app.name) ?? []), app]);
-  const runsByName = new Map<string, Map<number, RunState>>();
+  const windowStartMs = Date.parse(windowStart);
+  const projects = new Map<string, ProjectState>();
   let rowsSeen = 0;
 
   return {
@@ -103,20 +162,39 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
       const createdAt = instantOf(row.created_at);
       if (runNumber === undefined || createdAt === undefined) return;
       if (createdAt < windowStart || createdAt >= windowEnd) return;
-      let runs = runsByName.get(row.project_name);
-      if (!runs) {
-        runs = new Map<number, RunState>();
+      let project = projects.get(row.project_name);
+      if (!project) {
+        project = { runs: new Map(), runNumbers: [], specs: createSpecAggregator(windowStartMs) };
         // Keyed by our own copy of the name, not the parsed one (same reason as above).
-        runsByName.set(appsByName.get(row.project_name)![0]!.name, runs);
+        projects.set(appsByName.get(row.project_name)![0]!.name, project);
       }
-      const run = runs.get(runNumber) ?? { passed: true, flaky: false, latestAt: createdAt };
-      runs.set(runNumber, run);
+      let run = project.runs.get(runNumber);
+      if (!run) {
+        const index = project.runNumbers.push(runNumber) - 1;
+        run = { index, passed: true, flaky: false, latestAt: createdAt, author: undefined };
+        project.runs.set(runNumber, run);
+      }
       const status = normalised(row.status);
-      if (status !== 'notests' && status !== 'passed') run.passed = false;
-      if (typeof row.flaky_tests === 'number' ? row.flaky_tests > 0 : Number(row.flaky_tests) > 0) {
-        run.flaky = true;
-      }
+      const counted = status !== 'notests';
+      const failed = counted && status !== 'passed';
+      if (failed) run.passed = false;
+      const flaky = typeof row.flaky_tests === 'number' ? row.flaky_tests > 0 : Number(row.flaky_tests) > 0;
+      if (flaky) run.flaky = true;
       if (createdAt > run.latestAt) run.latestAt = createdAt;
+      const author = typeof row.commit_author_name === 'string' ? row.commit_author_name : undefined;
+      if (run.author === undefined && author) run.author = author.slice(0, 1) + author.slice(1);
+      if (typeof row.spec === 'string' && row.spec !== '') {
+        project.specs.add({
+          spec: row.spec,
+          runIndex: run.index,
+          offsetMs: epochMsOf(createdAt) - windowStartMs,
+          counted,
+          failed,
+          flaky: counted && flaky,
+          durationMs: durationOf(row.spec_duration),
+          author,
+        });
+      }
     },
 
     get rowsSeen(): number {
@@ -125,17 +203,31 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
 
     finish(): Aggregate {
       const details: AppReport[] = [];
+      const specsByName = new Map<string, SpecStat[]>();
       for (const app of apps) {
-        const runs = runsByName.get(app.name);
-        if (!runs || runs.size === 0) continue;
-        details.push(summariseRuns(app.id, runs));
+        const project = projects.get(app.name);
+        if (!project || project.runs.size === 0) continue;
+        let specs = specsByName.get(app.name);
+        if (!specs) {
+          specs = project.specs.finish(project.runNumbers);
+          specsByName.set(app.name, specs);
+        }
+        details.push(summariseRuns(app.id, project.runs, date, specs));
       }
-      return { totals: sumTotals(details), details };
+      const reported = new Set(details.map((detail) => detail.appId));
+      const appsWithoutRuns = apps.filter((app) => !reported.has(app.id)).map((app) => app.id);
+      return { totals: sumTotals(details), details, appsWithoutRuns };
     },
   };
 }
 
-function summariseRuns(appId: number, runs: Map<number, RunState>): AppReport {
+function summariseRuns(
+  appId: number,
+  runs: Map<number, RunState>,
+  date: string,
+  specs: SpecStat[],
+): AppReport {
+  const day = { totalRuns: 0, passedRuns: 0, failedRuns: 0 };
   let passedRuns = 0;
   let flakyRuns = 0;
   let lastNumber = Number.NEGATIVE_INFINITY;
@@ -145,6 +237,11 @@ function summariseRuns(appId: number, runs: Map<number, RunState>): AppReport {
     else if (lastFailedNumber === undefined || runNumber > lastFailedNumber) lastFailedNumber = runNumber;
     if (run.flaky) flakyRuns += 1;
     if (runNumber > lastNumber) lastNumber = runNumber;
+    if (run.latestAt.startsWith(date)) {
+      day.totalRuns += 1;
+      if (run.passed) day.passedRuns += 1;
+      else day.failedRuns += 1;
+    }
   }
   const last = runs.get(lastNumber)!;
   const totalRuns = runs.size;
@@ -159,6 +256,14 @@ function summariseRuns(appId: number, runs: Map<number, RunState>): AppReport {
     lastRunNumber: lastNumber,
     lastRunAt: last.latestAt,
     lastFailedRunAt: lastFailedNumber !== undefined ? runs.get(lastFailedNumber)!.latestAt : null,
+    day,
+    lastFailureAuthor: lastFailedNumber !== undefined ? (runs.get(lastFailedNumber)!.author ?? null) : null,
+    failingSpecs: specs
+      .filter((spec) => spec.lastStatus === 'failed' && spec.lastRunNumber === lastNumber)
+      .map((spec) => spec.spec)
+      .sort()
+      .slice(0, FAILING_SPECS_LIMIT),
+    specs,
   };
 }
 

@@ -6,8 +6,19 @@ interface StoredDetail {
   last_run_status: string;
 }
 
+/** Says what broke and after whose commit, when the rows tell. */
+function failureMessage(detail: AppReport, appName: string): string {
+  const counts = `${detail.failedRuns} failed of ${detail.totalRuns} runs in the window`;
+  const specs =
+    detail.failingSpecs.length === 0
+      ? ''
+      : ` Failing: ${detail.failingSpecs.slice(0, 3).join(', ')}${detail.failingSpecs.length > 3 ? ', …' : ''}.`;
+  const author = detail.lastFailureAuthor ? ` Last commit by ${detail.lastFailureAuthor}.` : '';
+  return `Run #${detail.lastRunNumber} of ${appName} failed (${counts}).${specs}${author}`;
+}
+
 /**
- * Notifications of decisions §11 after a report is ready: `e2e_failure` when an app's last run
+ * Notifications after a report is ready: `e2e_failure` when an app's last run
  * failed and the previous day's report had it passing (or had no detail for it); `e2e_success`
  * when the previous day's last run failed and this one passed. A regeneration of the same date
  * does not repeat a notification it already caused (same last-run status as before).
@@ -35,8 +46,8 @@ export function reportNotifications(
       notifications.push({
         type: 'e2e_failure',
         title: `E2E tests failing: ${appName}`,
-        message: `Run #${detail.lastRunNumber} of ${appName} failed (${detail.failedRuns} failed of ${detail.totalRuns} runs in the window).`,
-        data,
+        message: failureMessage(detail, appName),
+        data: { ...data, failingSpecs: detail.failingSpecs, lastFailureAuthor: detail.lastFailureAuthor },
       });
     } else if (detail.lastRunStatus === 'passed' && was === 'failed') {
       notifications.push({

@@ -4,6 +4,7 @@ import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/
 import type { E2eManualRunsTable, E2eReportDetailsTable, E2eReportSummariesTable } from '../../db/schema.js';
 import { nowIso } from '../../shared/time.js';
 import type { Aggregate } from './aggregation.js';
+import { createSpecsRepository, insertSpecs } from './specs.repository.js';
 
 export type SummaryRow = Selectable<E2eReportSummariesTable>;
 export type DetailRow = Selectable<E2eReportDetailsTable>;
@@ -38,6 +39,8 @@ export function createReportsRepository(db: Db) {
   }
 
   return {
+    /** The per-spec statistics stored with the details. */
+    specs: createSpecsRepository(db),
     findSummaryByDate,
     /** Details of a summary with their app's name, ordered by app name. */
     listDetails,
@@ -97,12 +100,18 @@ export function createReportsRepository(db: Db) {
       return db.transaction().execute(async (trx) => {
         const now = nowIso();
         const { totals } = aggregate;
+        const day = (field: 'totalRuns' | 'passedRuns' | 'failedRuns') =>
+          aggregate.details.reduce((sum, detail) => sum + detail.day[field], 0);
         const values = {
           status: 'ready',
           total_runs: totals.totalRuns,
           passed_runs: totals.passedRuns,
           failed_runs: totals.failedRuns,
           success_rate: totals.successRate,
+          day_total_runs: day('totalRuns'),
+          day_passed_runs: day('passedRuns'),
+          day_failed_runs: day('failedRuns'),
+          apps_without_runs: JSON.stringify(aggregate.appsWithoutRuns),
           updated_at: now,
         };
         let summary = await trx
@@ -126,30 +135,51 @@ export function createReportsRepository(db: Db) {
                 (r) => r.id,
               ),
         );
-        const rows = aggregate.details
-          .filter((detail) => existing.has(detail.appId))
-          .map((detail) => ({
-            report_summary_id: summary.id,
-            app_id: detail.appId,
-            total_runs: detail.totalRuns,
-            passed_runs: detail.passedRuns,
-            failed_runs: detail.failedRuns,
-            flaky_runs: detail.flakyRuns,
-            success_rate: detail.successRate,
-            last_run_status: detail.lastRunStatus,
-            last_run_number: detail.lastRunNumber,
-            last_run_at: detail.lastRunAt,
-            last_failed_run_at: detail.lastFailedRunAt,
-            created_at: now,
-          }));
+        const stored = aggregate.details.filter((detail) => existing.has(detail.appId));
+        const rows = stored.map((detail) => ({
+          report_summary_id: summary.id,
+          app_id: detail.appId,
+          total_runs: detail.totalRuns,
+          passed_runs: detail.passedRuns,
+          failed_runs: detail.failedRuns,
+          flaky_runs: detail.flakyRuns,
+          success_rate: detail.successRate,
+          last_run_status: detail.lastRunStatus,
+          last_run_number: detail.lastRunNumber,
+          last_run_at: detail.lastRunAt,
+          last_failed_run_at: detail.lastFailedRunAt,
+          day_total_runs: detail.day.totalRuns,
+          day_passed_runs: detail.day.passedRuns,
+          day_failed_runs: detail.day.failedRuns,
+          last_failure_author: detail.lastFailureAuthor,
+          created_at: now,
+        }));
+        const detailIds = new Map<number, number>();
         for (let start = 0; start < rows.length; start += 200) {
-          await trx
+          const inserted = await trx
             .insertInto('e2e_report_details')
             .values(rows.slice(start, start + 200))
+            .returning(['id', 'app_id'])
             .execute();
+          for (const { id, app_id } of inserted) detailIds.set(app_id, id);
+        }
+        for (const detail of stored) {
+          await insertSpecs(trx, detailIds.get(detail.appId)!, detail.specs);
         }
         return summary;
       });
+    },
+
+    /** The date of the newest report that is ready or being generated, if any. */
+    async newestReportDate(): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('e2e_report_summaries')
+        .select('date')
+        .where('status', 'in', ['ready', 'pending'])
+        .orderBy('date', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row?.date;
     },
 
     async listDetailsForDate(date: string): Promise<DetailWithApp[]> {

@@ -18,11 +18,13 @@ import {
   TrendsResponse,
 } from './reports.schema.js';
 import type { ReportsService } from './reports.service.js';
+import { insightRoutes } from './insight.routes.js';
 
 const tags = ['E2E reports'];
 const DEFAULT_TREND_DAYS = 14;
 // Tables each cached answer is read from (application info and manual runs enrich the details).
-const summaries = { tables: ['e2e_report_summaries'] };
+// Summaries name their apps without runs, so app changes count too.
+const summaries = { tables: ['e2e_report_summaries', 'apps'] };
 const enriched = { tables: ['e2e_report_summaries', 'e2e_report_details', 'apps', 'e2e_manual_runs'] };
 const ALL_ENRICHMENTS = { includeDetails: true, includeAppInfo: true, includeManualRuns: true } as const;
 
@@ -30,6 +32,8 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app,
   { service },
 ) => {
+  await app.register(insightRoutes, { service });
+
   app.get(
     '/e2e_run_report',
     {

@@ -6,6 +6,14 @@ import { ERROR_CODE_KEYWORD } from '../../http/validation.js';
 const CalendarDate = Type.String({ format: 'calendar-date', examples: ['2025-03-01'] });
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('ready'), Type.Literal('failed')]);
 
+/** The runs whose latest `created_at` falls on the report date (UTC). */
+export const DayFigures = Type.Object(
+  { totalRuns: Type.Integer(), passedRuns: Type.Integer(), failedRuns: Type.Integer() },
+  { description: "The runs whose latest created_at falls on the report's date (UTC)" },
+);
+
+const AppReference = Type.Object({ id: Type.Integer(), name: Type.String(), code: Type.String() });
+
 export const ReportSummary = Type.Object(
   {
     id: Type.Optional(Type.Integer()),
@@ -15,6 +23,10 @@ export const ReportSummary = Type.Object(
     passedRuns: Type.Integer(),
     failedRuns: Type.Integer(),
     successRate: Type.Number(),
+    day: DayFigures,
+    appsWithoutRuns: Type.Array(AppReference, {
+      description: 'Watched apps that got no detail (no runs in the window, or a misspelled name)',
+    }),
     createdAt: Type.Optional(Timestamp),
     updatedAt: Type.Optional(Timestamp),
   },
@@ -48,6 +60,7 @@ const detailFields = {
   lastRunNumber: OrNull(Type.Integer()),
   lastRunAt: Timestamp,
   lastFailedRunAt: OrNull(Timestamp),
+  day: DayFigures,
 };
 
 export const ReportDetail = Type.Object(
@@ -158,6 +171,10 @@ export const QueueStatusResponse = Type.Object({
     scheduledRetries: Type.Integer(),
     deadLetters: Type.Integer(),
     oldestAgeMs: OrNull(Type.Integer()),
+    staleRepublished: Type.Integer({
+      description:
+        'reports found stuck in pending (their request lost, e.g. by a broker restart) and republished by the periodic sweep',
+    }),
     /** Thresholds crossed: queue above 100, any dead letter, oldest waiting above 5 minutes. */
     alerts: Type.Array(Type.String()),
   }),
@@ -182,3 +199,51 @@ export const ReplayResponse = Type.Object({
   message: Type.String(),
   data: Type.Object({ replayed: Type.Integer() }),
 });
+
+export const SpecStat = Type.Object(
+  {
+    spec: Type.String(),
+    totalRuns: Type.Integer(),
+    failedRuns: Type.Integer(),
+    flakyRuns: Type.Integer(),
+    successRate: Type.Number(),
+    lastStatus: Type.Union([Type.Literal('passed'), Type.Literal('failed')]),
+    lastRunAt: Timestamp,
+    lastFailedAt: OrNull(Timestamp),
+    failingSince: OrNull(Timestamp),
+    avgDurationMs: OrNull(Type.Integer()),
+    lastFailureAuthor: OrNull(Type.String()),
+  },
+  { title: 'SpecStat' },
+);
+export type SpecStat = Static<typeof SpecStat>;
+
+export const SpecListQuery = Type.Object({ ...PaginationQuery }, { additionalProperties: false });
+export const SpecListResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(SpecStat),
+  pagination: Type.Optional(PaginationSchema),
+});
+
+const AppChange = Type.Object({
+  appId: Type.Integer(),
+  appName: Type.String(),
+  runId: OrNull(Type.Integer()),
+});
+export const ReportChanges = Type.Object({
+  date: Type.String(),
+  previousDate: OrNull(Type.String()),
+  newlyFailing: Type.Array(AppChange),
+  recovered: Type.Array(AppChange),
+  newFailingSpecs: Type.Array(
+    Type.Object({
+      appId: Type.Integer(),
+      appName: Type.String(),
+      spec: Type.String(),
+      failingSince: OrNull(Timestamp),
+    }),
+  ),
+  fixedSpecs: Type.Array(Type.Object({ appId: Type.Integer(), appName: Type.String(), spec: Type.String() })),
+});
+export type ReportChanges = Static<typeof ReportChanges>;
+export const ChangesResponse = Type.Object({ success: Type.Literal(true), data: ReportChanges });

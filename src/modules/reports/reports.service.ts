@@ -5,40 +5,11 @@ import { addDays, todayUtc } from '../../shared/time.js';
 import type { AppsRepository } from '../apps/apps.repository.js';
 import { toApplicationDetails } from '../apps/apps.service.js';
 import { publishReportRequest } from './report-requests.js';
+import { createInsightService } from './insight.service.js';
 import type { DetailRow, ReportsRepository, SummaryFilter, SummaryRow } from './reports.repository.js';
 import type { Enrichments, ReportDetail, ReportSummary, TrendPoint } from './reports.schema.js';
+import { presentSummaries, toDetail } from './summary-view.js';
 import { successRate } from '../../shared/rates.js';
-
-export function toSummary(row: SummaryRow): ReportSummary {
-  return {
-    id: row.id,
-    date: row.date,
-    status: row.status as ReportSummary['status'],
-    totalRuns: row.total_runs,
-    passedRuns: row.passed_runs,
-    failedRuns: row.failed_runs,
-    successRate: Number(row.success_rate),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-export function toDetail(row: DetailRow): ReportDetail {
-  return {
-    id: row.id,
-    reportSummaryId: row.report_summary_id,
-    appId: row.app_id,
-    totalRuns: row.total_runs,
-    passedRuns: row.passed_runs,
-    failedRuns: row.failed_runs,
-    flakyRuns: row.flaky_runs,
-    successRate: Number(row.success_rate),
-    lastRunStatus: row.last_run_status as ReportDetail['lastRunStatus'],
-    lastRunNumber: row.last_run_number,
-    lastRunAt: row.last_run_at,
-    lastFailedRunAt: row.last_failed_run_at,
-  };
-}
 
 /** The spec's suggested alert thresholds, applied to the queue (Background messaging, rule 6). */
 export const ALERT_THRESHOLDS = { queueLength: 100, oldestAgeMs: 5 * 60_000 } as const;
@@ -66,6 +37,8 @@ export interface ReportsServiceDeps {
 
 export function createReportsService(deps: ReportsServiceDeps) {
   const { reportsRepository: repository, appsRepository, broker } = deps;
+  const insight = createInsightService({ reportsRepository: repository, specsRepository: repository.specs });
+  const present = async (row: SummaryRow) => (await presentSummaries([row], appsRepository))[0]!;
 
   /** Publishes a request for the date; the broker being down is a 503 (nothing changed yet). */
   async function requestGeneration(date: string, summary: SummaryRow | undefined): Promise<SummaryRow> {
@@ -100,6 +73,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
       passedRuns: 0,
       failedRuns: 0,
       successRate: 0,
+      day: { totalRuns: 0, passedRuns: 0, failedRuns: 0 },
+      appsWithoutRuns: [],
     },
     details: [],
     message,
@@ -134,6 +109,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
   }
 
   return {
+    ...insight,
+
     /** The 200/202 logic of decisions §10, on the parameters as the route schema decoded them. */
     async runReport(query: {
       date?: string;
@@ -166,15 +143,15 @@ export function createReportsService(deps: ReportsServiceDeps) {
       if (summary.status === 'failed') {
         return {
           status: 200,
-          summary: toSummary(summary),
+          summary: await present(summary),
           ...(enrichments.includeDetails ? { details: [] } : {}),
         };
       }
-      if (!enrichments.includeDetails) return { status: 200, summary: toSummary(summary) };
+      if (!enrichments.includeDetails) return { status: 200, summary: await present(summary) };
       const rows = await repository.listDetails(summary.id);
       return {
         status: 200,
-        summary: toSummary(summary),
+        summary: await present(summary),
         details: await enrichDetails(rows, date, enrichments),
       };
     },
@@ -196,13 +173,13 @@ export function createReportsService(deps: ReportsServiceDeps) {
         throw ValidationError.single('from', 'INVALID_VALUE', '`from` must not be after `to`', filter.from);
       }
       const { rows, total } = await repository.listSummaries(filter, page.limit, page.offset);
-      return { items: rows.map(toSummary), total };
+      return { items: await presentSummaries(rows, appsRepository), total };
     },
 
     async summaryByDate(date: string): Promise<ReportSummary> {
       const summary = await repository.findSummaryByDate(date);
       if (!summary) throw new NotFoundError(`No report for ${date}`);
-      return toSummary(summary);
+      return present(summary);
     },
 
     async summaryWithDetails(date: string) {
@@ -214,7 +191,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
         includeAppInfo: true,
         includeManualRuns: false,
       });
-      return { summary: toSummary(summary), details };
+      return { summary: await present(summary), details };
     },
 
     /** Daily success rate over the last `days` days (today included), overall and per app. */

@@ -235,7 +235,14 @@ describe.each(DIALECTS)('E2E report pipeline (%s)', (dialect) => {
     await h.waitForReport(day2);
     const failures = await notifications('e2e_failure');
     expect(failures.length).toBe(failuresBefore + 1);
-    expect(failures[0]!.data).toEqual({ appId: web, appName: 'web', runId: 11, failureCount: 1 });
+    expect(failures[0]!.data).toEqual({
+      appId: web,
+      appName: 'web',
+      runId: 11,
+      failureCount: 1,
+      failingSpecs: ['login.cy.ts'],
+      lastFailureAuthor: 'Ada Lovelace',
+    });
 
     h.fake.rows.push(specRow('web', 12, { created_at: '2025-06-03T10:00:00.000Z' }));
     await get(`/api/e2e_run_report?date=${day3}`);

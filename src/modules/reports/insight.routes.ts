@@ -1,0 +1,60 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { listResponse, resolvePage } from '../../http/pagination.js';
+import { errorResponses, toId } from '../../http/schemas.js';
+import type { InsightService } from './insight.service.js';
+import {
+  ChangesResponse,
+  DateParams,
+  DetailParams,
+  SpecListQuery,
+  SpecListResponse,
+} from './reports.schema.js';
+
+const tags = ['E2E reports'];
+// Tables each cached answer is read from.
+const specTables = { tables: ['e2e_report_summaries', 'e2e_report_details', 'e2e_report_specs', 'apps'] };
+
+/** Per-spec statistics of a report detail and the day-over-day changes. */
+export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService }> = async (
+  app,
+  { service },
+) => {
+  app.get(
+    '/e2e_run_report/:summaryId/:appId/specs',
+    {
+      config: { responseCache: specTables },
+      schema: {
+        tags,
+        summary:
+          'Per-spec statistics of one application in a report: failing specs first, then failed runs, flaky runs, name',
+        params: DetailParams,
+        querystring: SpecListQuery,
+        response: { 200: SpecListResponse, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => {
+      const page = resolvePage(request.query);
+      const { items, total } = await service.specs(
+        toId(request.params.summaryId),
+        toId(request.params.appId),
+        page,
+      );
+      return listResponse(items, total, page);
+    },
+  );
+
+  app.get(
+    '/e2e_reports/:date/changes',
+    {
+      config: { responseCache: specTables },
+      schema: {
+        tags,
+        summary:
+          'What changed since the day before: newly failing and recovered apps, new failing and fixed specs',
+        params: DateParams,
+        response: { 200: ChangesResponse, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service.changes(request.params.date) }),
+  );
+};

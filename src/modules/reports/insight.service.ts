@@ -1,0 +1,112 @@
+import type { Page } from '../../http/pagination.js';
+import { NotFoundError } from '../../shared/errors.js';
+import { addDays } from '../../shared/time.js';
+import type { DetailWithApp, ReportsRepository } from './reports.repository.js';
+import type { ReportChanges } from './reports.schema.js';
+import { type SpecsRepository, type SpecStatus, toSpecStat } from './specs.repository.js';
+
+export interface InsightServiceDeps {
+  reportsRepository: ReportsRepository;
+  specsRepository: SpecsRepository;
+}
+
+const specKey = (appId: number, spec: string) => `${appId}\u0000${spec}`;
+
+/** Per-spec statistics of a report and what changed between two consecutive days. */
+export function createInsightService({
+  reportsRepository: reports,
+  specsRepository: specs,
+}: InsightServiceDeps) {
+  async function readySummary(date: string) {
+    const summary = await reports.findSummaryByDate(date);
+    return summary?.status === 'ready' ? summary : undefined;
+  }
+
+  function appChanges(current: DetailWithApp[], previous: DetailWithApp[]) {
+    const before = new Map(previous.map((detail) => [detail.app_id, detail.last_run_status]));
+    const change = (detail: DetailWithApp) => ({
+      appId: detail.app_id,
+      appName: detail.app_name,
+      runId: detail.last_run_number,
+    });
+    // The same rule as the e2e_failure / e2e_success notifications.
+    return {
+      newlyFailing: current
+        .filter((detail) => detail.last_run_status === 'failed' && before.get(detail.app_id) !== 'failed')
+        .map(change),
+      recovered: current
+        .filter((detail) => detail.last_run_status === 'passed' && before.get(detail.app_id) === 'failed')
+        .map(change),
+    };
+  }
+
+  function specChanges(current: SpecStatus[], previous: SpecStatus[], appNames: Map<number, string>) {
+    const before = new Map(previous.map((spec) => [specKey(spec.appId, spec.spec), spec.lastStatus]));
+    const newFailingSpecs: ReportChanges['newFailingSpecs'] = [];
+    const fixedSpecs: ReportChanges['fixedSpecs'] = [];
+    for (const spec of current) {
+      const was = before.get(specKey(spec.appId, spec.spec));
+      const appName = appNames.get(spec.appId) ?? `App ${spec.appId}`;
+      if (spec.lastStatus === 'failed' && was !== 'failed') {
+        newFailingSpecs.push({
+          appId: spec.appId,
+          appName,
+          spec: spec.spec,
+          failingSince: spec.failingSince,
+        });
+      } else if (spec.lastStatus === 'passed' && was === 'failed') {
+        fixedSpecs.push({ appId: spec.appId, appName, spec: spec.spec });
+      }
+    }
+    const byApp = (a: { appName: string; appId: number }, b: { appName: string; appId: number }) =>
+      a.appName === b.appName ? a.appId - b.appId : a.appName < b.appName ? -1 : 1;
+    // Stable sorts: within an app, specs keep their stored order (failing specs first).
+    return { newFailingSpecs: newFailingSpecs.sort(byApp), fixedSpecs: fixedSpecs.sort(byApp) };
+  }
+
+  return {
+    async specs(summaryId: number, appId: number, page: Page) {
+      const [summary, appExists] = await Promise.all([
+        reports.findSummaryById(summaryId),
+        reports.appExists(appId),
+      ]);
+      if (!summary) throw new NotFoundError(`Report ${summaryId} not found`);
+      if (!appExists) throw new NotFoundError(`Application ${appId} not found`);
+      const { rows, total } = await specs.page(summaryId, appId, page.limit, page.offset);
+      return { items: rows.map(toSpecStat), total };
+    },
+
+    /** The ready report of `date` against the ready report of the day before. */
+    async changes(date: string): Promise<ReportChanges> {
+      const summary = await readySummary(date);
+      if (!summary) throw new NotFoundError(`No ready report for ${date}`);
+      const previousDate = addDays(date, -1);
+      const previous = await readySummary(previousDate);
+      if (!previous) {
+        return {
+          date,
+          previousDate: null,
+          newlyFailing: [],
+          recovered: [],
+          newFailingSpecs: [],
+          fixedSpecs: [],
+        };
+      }
+      const [currentDetails, previousDetails, currentSpecs, previousSpecs] = await Promise.all([
+        reports.listDetails(summary.id),
+        reports.listDetails(previous.id),
+        specs.statusesOfSummary(summary.id),
+        specs.statusesOfSummary(previous.id),
+      ]);
+      const appNames = new Map(currentDetails.map((detail) => [detail.app_id, detail.app_name]));
+      return {
+        date,
+        previousDate,
+        ...appChanges(currentDetails, previousDetails),
+        ...specChanges(currentSpecs, previousSpecs, appNames),
+      };
+    },
+  };
+}
+
+export type InsightService = ReturnType<typeof createInsightService>;

@@ -1,0 +1,222 @@
+import { successRate } from '../../shared/rates.js';
+
+/** What a report keeps about one spec of one app over the report window. */
+export interface SpecStat {
+  spec: string;
+  totalRuns: number;
+  failedRuns: number;
+  flakyRuns: number;
+  successRate: number;
+  lastStatus: 'passed' | 'failed';
+  /** The run number of `lastStatus` (null when the spec has no counted run). */
+  lastRunNumber: number | null;
+  lastRunAt: string;
+  lastFailedAt: string | null;
+  failingSince: string | null;
+  avgDurationMs: number | null;
+  lastFailureAuthor: string | null;
+}
+
+/** One spec row as the aggregator hands it over, already validated. */
+export interface SpecRowInput {
+  spec: string;
+  runIndex: number;
+  /** Milliseconds since the window start (the window is 15 days, so it fits 32 bits). */
+  offsetMs: number;
+  counted: boolean;
+  failed: boolean;
+  flaky: boolean;
+  durationMs: number | undefined;
+  author: string | undefined;
+}
+
+const COUNTED = 1;
+const FAILED = 2;
+const FLAKY = 4;
+const SEEN = 8;
+const CHUNK_BITS = 14;
+const CHUNK_SIZE = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK_SIZE - 1;
+const NONE = -1;
+
+/**
+ * A spec's run ("cell") is 21 bytes in typed arrays allocated in fixed chunks, so a 200 MB answer,
+ * where nearly every row is a spec run of its own, costs a few megabytes and never a copy of the
+ * whole store when it grows. A spec's cells form a chain newest first.
+ */
+class CellStore {
+  private runIndex: Int32Array[] = [];
+  private next: Int32Array[] = [];
+  private earliest: Uint32Array[] = [];
+  private latest: Uint32Array[] = [];
+  private author: Int32Array[] = [];
+  private flags: Uint8Array[] = [];
+  size = 0;
+
+  add(runIndex: number, next: number): number {
+    const id = this.size;
+    if ((id & CHUNK_MASK) === 0) {
+      this.runIndex.push(new Int32Array(CHUNK_SIZE));
+      this.next.push(new Int32Array(CHUNK_SIZE));
+      this.earliest.push(new Uint32Array(CHUNK_SIZE));
+      this.latest.push(new Uint32Array(CHUNK_SIZE));
+      this.author.push(new Int32Array(CHUNK_SIZE).fill(NONE));
+      this.flags.push(new Uint8Array(CHUNK_SIZE));
+    }
+    const chunk = id >>> CHUNK_BITS;
+    const slot = id & CHUNK_MASK;
+    this.runIndex[chunk]![slot] = runIndex;
+    this.next[chunk]![slot] = next;
+    this.size += 1;
+    return id;
+  }
+
+  runOf = (id: number) => this.runIndex[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
+  nextOf = (id: number) => this.next[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
+  flagsOf = (id: number) => this.flags[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
+  earliestOf = (id: number) => this.earliest[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
+  latestOf = (id: number) => this.latest[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
+  authorOf = (id: number) => this.author[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
+
+  /** Folds one row into its cell; a first counted row replaces what noTests rows had set. */
+  record(id: number, row: SpecRowInput, authorIndex: number): void {
+    const chunk = id >>> CHUNK_BITS;
+    const slot = id & CHUNK_MASK;
+    const flags = this.flags[chunk]!;
+    const fresh = flags[slot] === 0;
+    const firstCounted = row.counted && (flags[slot]! & COUNTED) === 0;
+    if (fresh || firstCounted) {
+      this.earliest[chunk]![slot] = row.offsetMs;
+      this.latest[chunk]![slot] = row.offsetMs;
+    } else if (row.counted || (flags[slot]! & COUNTED) === 0) {
+      if (row.offsetMs < this.earliest[chunk]![slot]!) this.earliest[chunk]![slot] = row.offsetMs;
+      if (row.offsetMs > this.latest[chunk]![slot]!) this.latest[chunk]![slot] = row.offsetMs;
+    }
+    flags[slot] = flags[slot]! | SEEN;
+    if (!row.counted) return;
+    flags[slot] = flags[slot] | COUNTED | (row.failed ? FAILED : 0) | (row.flaky ? FLAKY : 0);
+    if (authorIndex !== NONE && this.author[chunk]![slot] === NONE) this.author[chunk]![slot] = authorIndex;
+  }
+}
+
+interface SpecState {
+  name: string;
+  head: number;
+  /** Highest run index among its cells: a row of a newer run needs no search of the chain. */
+  maxRunIndex: number;
+  durationSum: number;
+  durationCount: number;
+}
+
+/** A copy that does not keep the parser's chunk alive (V8 may slice strings out of it). */
+const ownCopy = (value: string) => (value.length < 13 ? value : Buffer.from(value, 'utf8').toString('utf8'));
+
+/**
+ * Per-spec statistics of one project, fed row by row. Memory grows with the number of spec runs
+ * (a few bytes each), never with the size of the rows.
+ */
+export function createSpecAggregator(windowStartMs: number) {
+  const cells = new CellStore();
+  const specs = new Map<string, SpecState>();
+  const authors: string[] = [];
+  const authorIndexes = new Map<string, number>();
+
+  function cellFor(state: SpecState, runIndex: number): number {
+    if (runIndex > state.maxRunIndex) {
+      state.maxRunIndex = runIndex;
+      state.head = cells.add(runIndex, state.head);
+      return state.head;
+    }
+    for (let id = state.head; id !== NONE; id = cells.nextOf(id)) {
+      if (cells.runOf(id) === runIndex) return id;
+    }
+    state.head = cells.add(runIndex, state.head);
+    return state.head;
+  }
+
+  function authorIndexOf(author: string | undefined): number {
+    if (author === undefined || author === '') return NONE;
+    let index = authorIndexes.get(author);
+    if (index === undefined) {
+      index = authors.length;
+      authors.push(ownCopy(author));
+      authorIndexes.set(authors[index]!, index);
+    }
+    return index;
+  }
+
+  const instant = (offsetMs: number) => new Date(windowStartMs + offsetMs).toISOString();
+
+  function summarise(state: SpecState, runNumbers: readonly number[]): SpecStat {
+    const counted: number[] = [];
+    let latestUncounted = 0;
+    for (let id = state.head; id !== NONE; id = cells.nextOf(id)) {
+      if (cells.flagsOf(id) & COUNTED) counted.push(id);
+      else latestUncounted = Math.max(latestUncounted, cells.latestOf(id));
+    }
+    counted.sort((a, b) => runNumbers[cells.runOf(b)]! - runNumbers[cells.runOf(a)]!);
+    let failedRuns = 0;
+    let flakyRuns = 0;
+    for (const id of counted) {
+      if (cells.flagsOf(id) & FAILED) failedRuns += 1;
+      if (cells.flagsOf(id) & FLAKY) flakyRuns += 1;
+    }
+    const last = counted[0];
+    const lastFailed = counted.find((id) => cells.flagsOf(id) & FAILED);
+    const lastFailing = last !== undefined && (cells.flagsOf(last) & FAILED) !== 0;
+    let streakStart: number | undefined;
+    if (lastFailing) {
+      for (const id of counted) {
+        if (!(cells.flagsOf(id) & FAILED)) break;
+        streakStart = id;
+      }
+    }
+    const totalRuns = counted.length;
+    const authorIndex = lastFailed === undefined ? NONE : cells.authorOf(lastFailed);
+    return {
+      spec: state.name,
+      totalRuns,
+      failedRuns,
+      flakyRuns,
+      successRate: successRate(totalRuns - failedRuns, totalRuns),
+      lastStatus: lastFailing ? 'failed' : 'passed',
+      lastRunNumber: last === undefined ? null : runNumbers[cells.runOf(last)]!,
+      lastRunAt: instant(last === undefined ? latestUncounted : cells.latestOf(last)),
+      lastFailedAt: lastFailed === undefined ? null : instant(cells.latestOf(lastFailed)),
+      failingSince: streakStart === undefined ? null : instant(cells.earliestOf(streakStart)),
+      avgDurationMs: state.durationCount === 0 ? null : Math.round(state.durationSum / state.durationCount),
+      lastFailureAuthor: authorIndex === NONE ? null : authors[authorIndex]!,
+    };
+  }
+
+  return {
+    add(row: SpecRowInput): void {
+      let state = specs.get(row.spec);
+      if (!state) {
+        const name = ownCopy(row.spec);
+        state = { name, head: NONE, maxRunIndex: -1, durationSum: 0, durationCount: 0 };
+        specs.set(name, state);
+      }
+      cells.record(cellFor(state, row.runIndex), row, row.counted ? authorIndexOf(row.author) : NONE);
+      if (row.counted && row.durationMs !== undefined) {
+        state.durationSum += row.durationMs;
+        state.durationCount += 1;
+      }
+    },
+
+    /** Every spec's statistics, in the order of the specs endpoint. */
+    finish(runNumbers: readonly number[]): SpecStat[] {
+      return [...specs.values()].map((state) => summarise(state, runNumbers)).sort(compareSpecStats);
+    },
+  };
+}
+
+export type SpecAggregator = ReturnType<typeof createSpecAggregator>;
+
+/** Failing specs first, then most failed runs, most flaky runs, then by name. */
+export function compareSpecStats(a: SpecStat, b: SpecStat): number {
+  if (a.lastStatus !== b.lastStatus) return a.lastStatus === 'failed' ? -1 : 1;
+  if (a.failedRuns !== b.failedRuns) return b.failedRuns - a.failedRuns;
+  if (a.flakyRuns !== b.flakyRuns) return b.flakyRuns - a.flakyRuns;
+  return a.spec < b.spec ? -1 : a.spec > b.spec ? 1 : 0;
+}
