@@ -6,6 +6,8 @@ import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui
 import { Link, usePageTitle } from '../lib/router';
 import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../lib/time';
 import { TrendChart } from './TrendChart';
+import { OverviewInsight } from './insight/OverviewInsight';
+import { appReportPath } from './insight/links';
 
 /** Polls while the report is pending: quickly at first, then every few seconds. */
 const pollDelay = (attempt: number) => (attempt < 10 ? 1500 : 5000);
@@ -123,7 +125,7 @@ function Cards({ report }: { report: ReportResponse }) {
   );
 }
 
-function AppTable({ details }: { details: ReportDetail[] }) {
+function AppTable({ details, date }: { details: ReportDetail[]; date: string }) {
   if (details.length === 0) {
     return (
       <EmptyState title="No application ran tests in this report's 14-day window.">
@@ -150,7 +152,7 @@ function AppTable({ details }: { details: ReportDetail[] }) {
           {[...details].sort(worstFirst).map((d) => (
             <tr key={d.id} className={d.lastRunStatus === 'failed' ? 'row-bad' : undefined}>
               <th scope="row" data-label="Application">
-                {d.app?.name ?? `App ${d.appId}`}
+                <Link to={appReportPath(d.appId, date)}>{d.app?.name ?? `App ${d.appId}`}</Link>
                 {d.app?.code && <span className="muted small block">{d.app.code}</span>}
               </th>
               <td data-label="Success rate">
@@ -258,6 +260,7 @@ export function OverviewPage() {
       {load.state === 'done' && load.report.summary.status !== 'failed' && (
         <>
           <Cards report={load.report} />
+          <OverviewInsight report={load.report} />
           <section className="panel" aria-labelledby="apps-title">
             <div className="panel-header">
               <h2 id="apps-title">Applications</h2>
@@ -265,7 +268,7 @@ export function OverviewPage() {
                 Worst first · last 14 days up to {formatDate(`${date}T00:00:00Z`)}
               </span>
             </div>
-            <AppTable details={load.report.details ?? []} />
+            <AppTable details={load.report.details ?? []} date={date} />
           </section>
         </>
       )}
