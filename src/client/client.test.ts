@@ -177,6 +177,10 @@ describe.each(DIALECTS)('DashboardClient against the live server (%s)', (dialect
     expect((await client.reports.replayDeadLetters()).data.replayed).toBe(0);
     await expect(client.reports.run({ date: '2025-02-30' })).rejects.toMatchObject({ status: 400 });
     await expect(client.reports.detail(999_999, 1)).rejects.toMatchObject({ status: 404 });
+    await expect(client.reports.specs(999_999, 1, { limit: 5 })).rejects.toMatchObject({ status: 404 });
+    await expect(client.reports.specs(0, 1)).rejects.toMatchObject({ status: 400 });
+    await expect(client.reports.changes(date)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    await expect(client.reports.changes('2025-02-30')).rejects.toMatchObject({ status: 400 });
   });
 
   it('scheduled jobs', async () => {

@@ -33,7 +33,12 @@ export type { NotificationType } from '../modules/notifications/notification-sin
 export type { IntegrationStatus, ServiceStatus } from '../modules/status/status.schema.js';
 export type { TicketList, TrackerTicket } from '../modules/tracker/tracker.schema.js';
 export type { ManualRun } from '../modules/manual-runs/manual-runs.schema.js';
-export type { ReportSummary, TrendPoint } from '../modules/reports/reports.schema.js';
+export type {
+  ReportChanges,
+  ReportSummary,
+  SpecStat,
+  TrendPoint,
+} from '../modules/reports/reports.schema.js';
 export type { PullRequestDetails, ReportDetail, ReportRun, Trends } from './response-types.js';
 export type {
   CreateWebhookBody,

@@ -23,12 +23,14 @@ import type {
   ManualRunResponse,
 } from '../modules/manual-runs/manual-runs.schema.js';
 import type {
+  ChangesResponse,
   DeadLetterListResponse,
   QueueStatusResponse,
   ReplayResponse,
   SummaryListQuery,
   SummaryListResponse,
   SummaryResponse,
+  SpecListResponse,
   SummaryWithDetailsResponse,
   TrendsResponse,
 } from '../modules/reports/reports.schema.js';
@@ -153,6 +155,17 @@ export function reportsGroup(client: Caller) {
       }),
     detail: (summaryId: number, appId: number) =>
       client.call<{ success: true; data: ReportDetail }>('GET', `/api/e2e_run_report/${summaryId}/${appId}`),
+    /** Per-spec statistics of one app in a report: failing specs first (paginated). */
+    specs: (summaryId: number, appId: number, page: { limit?: number; offset?: number } = {}) =>
+      client.call<Static<typeof SpecListResponse>>('GET', `/api/e2e_run_report/${summaryId}/${appId}/specs`, {
+        query: { ...page },
+      }),
+    /** What changed between the ready report of `date` and the one of the day before. */
+    changes: (date: string) =>
+      client.call<Static<typeof ChangesResponse>>(
+        'GET',
+        `/api/e2e_reports/${encodeURIComponent(date)}/changes`,
+      ),
     summaries: (query: SummaryListQuery = {}) =>
       client.call<Static<typeof SummaryListResponse>>('GET', '/api/e2e_reports', { query: { ...query } }),
     summary: (date: string) =>

@@ -7,6 +7,7 @@ import { NotFoundPage } from './pages/NotFound';
 import { NotificationsPage } from './pages/Notifications';
 import { OverviewPage } from './pages/Overview';
 import { PullRequestsPage } from './pages/PullRequests';
+import { SettingsPage } from './pages/Settings';
 import { StatusPage } from './pages/Status';
 import { TicketsPage } from './pages/Tickets';
 import { TodosPage } from './pages/Todos';
@@ -20,6 +21,7 @@ const PAGES = [
   { path: '/todos', label: 'To-dos', Page: TodosPage },
   { path: '/notifications', label: 'Notifications', Page: NotificationsPage },
   { path: '/status', label: 'Status', Page: StatusPage },
+  { path: '/settings', label: 'Settings', Page: SettingsPage },
 ] as const;
 
 /** Pages reached by links, not by the navigation; `section` is the navigation entry they belong to. */

@@ -22,7 +22,7 @@ const ShellContext = createContext<Shell>({
 
 export const useShell = () => useContext(ShellContext);
 
-const UNREAD_POLL_MS = 60_000;
+const UNREAD_POLL_MS = 30_000;
 
 async function fetchUnread(client: DashboardClient): Promise<number> {
   const page = await client.notifications.list({ isRead: false, limit: 1 });
@@ -46,10 +46,15 @@ export function ShellProvider({ children }: { children: ReactNode }) {
     fetchUnread(client).then(setUnread, () => setUnread(undefined));
   }, [client]);
 
+  // The count follows new notifications within the poll interval, and at once when the tab regains focus.
   useEffect(() => {
     refreshUnread();
     const timer = window.setInterval(refreshUnread, UNREAD_POLL_MS);
-    return () => window.clearInterval(timer);
+    window.addEventListener('focus', refreshUnread);
+    return () => {
+      window.clearInterval(timer);
+      window.removeEventListener('focus', refreshUnread);
+    };
   }, [refreshUnread]);
 
   return (

@@ -23,6 +23,7 @@ const failure = {
     runId: 812,
     failureCount: 2,
     failingSpecs: ['cart.cy.ts', 'pay.cy.ts'],
+    lastFailureAuthor: 'Grace Hopper',
   },
 };
 
@@ -115,6 +116,7 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     expect(rendered).toContain('#812');
     expect(rendered).toContain('cart.cy.ts');
     expect(rendered).toContain('pay.cy.ts');
+    expect(rendered).toContain('Grace Hopper');
     expect(request!.headers).not.toHaveProperty('x-dashboard-signature');
   });
 
@@ -144,6 +146,7 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
       expect.arrayContaining([
         { name: 'App', value: 'Checkout' },
         { name: 'Failing specs', value: 'cart.cy.ts, pay.cy.ts' },
+        { name: 'Last commit by', value: 'Grace Hopper' },
       ]),
     );
   });

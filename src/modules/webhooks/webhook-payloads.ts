@@ -59,6 +59,8 @@ export function signBody(body: string, secret: string): string {
 interface E2eContext {
   appName?: string;
   runId?: string;
+  /** Author of the commit the failing run tested, when known. */
+  author?: string;
   failingSpecs: string[];
 }
 
@@ -70,7 +72,11 @@ function e2eContext(event: WebhookEvent): E2eContext | undefined {
     typeof data.runId === 'number' || (typeof data.runId === 'string' && data.runId !== '')
       ? String(data.runId)
       : undefined;
-  return { appName, runId, failingSpecs: specNames(data.failingSpecs) };
+  const author =
+    typeof data.lastFailureAuthor === 'string' && data.lastFailureAuthor !== ''
+      ? data.lastFailureAuthor
+      : undefined;
+  return { appName, runId, author, failingSpecs: specNames(data.failingSpecs) };
 }
 
 /** Spec names from `data.failingSpecs`: plain strings, or objects naming the spec. */
@@ -109,6 +115,7 @@ function slackMessage(event: WebhookEvent) {
   const fields: object[] = [];
   if (e2e?.appName) fields.push({ type: 'mrkdwn', text: `*App*\n${slackEscape(e2e.appName)}` });
   if (e2e?.runId) fields.push({ type: 'mrkdwn', text: `*Run*\n#${slackEscape(e2e.runId)}` });
+  if (e2e?.author) fields.push({ type: 'mrkdwn', text: `*Last commit by*\n${slackEscape(e2e.author)}` });
   if (fields.length > 0) blocks.push({ type: 'section', fields });
   if (e2e && e2e.failingSpecs.length > 0) {
     const list = e2e.failingSpecs.map((spec) => `• ${slackEscape(spec)}`).join('\n');
@@ -138,6 +145,7 @@ function teamsCard(event: WebhookEvent) {
   const facts: { name: string; value: string }[] = [{ name: 'Type', value: event.type }];
   if (e2e?.appName) facts.push({ name: 'App', value: e2e.appName });
   if (e2e?.runId) facts.push({ name: 'Run', value: `#${e2e.runId}` });
+  if (e2e?.author) facts.push({ name: 'Last commit by', value: e2e.author });
   if (e2e && e2e.failingSpecs.length > 0)
     facts.push({ name: 'Failing specs', value: e2e.failingSpecs.join(', ') });
   facts.push({ name: 'Created', value: event.createdAt });

@@ -1,4 +1,10 @@
-import { type AnchorHTMLAttributes, type MouseEvent, useEffect, useSyncExternalStore } from 'react';
+import {
+  type AnchorHTMLAttributes,
+  type MouseEvent,
+  useCallback,
+  useEffect,
+  useSyncExternalStore,
+} from 'react';
 
 /*
  * Six flat pages need no routing library: the path lives in the History API and components subscribe
@@ -18,6 +24,32 @@ function subscribe(listener: () => void): () => void {
 
 export function usePath(): string {
   return useSyncExternalStore(subscribe, () => window.location.pathname);
+}
+
+/** The query string of the address, e.g. `?date=2025-03-01` ('' when none). */
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, () => window.location.search);
+}
+
+/**
+ * A piece of page state kept in the address (`?name=value`), so that reload and a shared link keep it.
+ * `fallback` is used when the parameter is absent; setting the fallback (or '') removes it.
+ */
+export function useQueryParam(name: string, fallback = ''): [string, (value: string) => void] {
+  const search = useSearch();
+  const value = new URLSearchParams(search).get(name) ?? fallback;
+  const set = useCallback(
+    (next: string) => {
+      const params = new URLSearchParams(window.location.search);
+      if (next === '' || next === fallback) params.delete(name);
+      else params.set(name, next);
+      const query = params.toString();
+      // Replaced, not pushed: changing a filter should not fill the back button's history.
+      navigate(window.location.pathname + (query ? `?${query}` : ''), true);
+    },
+    [name, fallback],
+  );
+  return [value, set];
 }
 
 export function navigate(to: string, replace = false): void {

@@ -1,79 +1,17 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReportDetail, ReportRun as ReportResponse } from '../../../src/client/index.js';
-import { useClient } from '../api/client';
 import { SetupBanner } from '../components/SetupBanner';
-import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui';
-import { Link, usePageTitle } from '../lib/router';
+import { EmptyState, Spinner, StatusBadge } from '../components/ui';
+import { Link, usePageTitle, useQueryParam } from '../lib/router';
 import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../lib/time';
+import { ReportProgress } from './ReportProgress';
 import { TrendChart } from './TrendChart';
+import { useReport } from './useReport';
 
-/** Polls while the report is pending: quickly at first, then every few seconds. */
-const pollDelay = (attempt: number) => (attempt < 10 ? 1500 : 5000);
-
-type Load =
-  | { state: 'loading' }
-  | { state: 'pending'; since: number; attempt: number; message?: string | undefined }
-  | { state: 'done'; report: ReportResponse }
-  | { state: 'error'; error: unknown };
-
-function useReport(date: string) {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const generation = useRef(0);
-  const timer = useRef<number>(undefined);
-  const client = useClient();
-
-  const fetchReport = useCallback(
-    (force: boolean, attempt: number, since: number) => {
-      const mine = generation.current;
-      client.reports
-        .run({ date, ...(force ? { force: true } : {}) })
-        .then((body) => {
-          if (mine !== generation.current) return;
-          if (body.summary.status === 'pending') {
-            setLoad({ state: 'pending', since, attempt, message: body.message });
-            timer.current = window.setTimeout(
-              () => fetchReport(false, attempt + 1, since),
-              pollDelay(attempt),
-            );
-          } else {
-            setLoad({ state: 'done', report: body });
-          }
-        })
-        .catch((error: unknown) => {
-          if (mine === generation.current) setLoad({ state: 'error', error });
-        });
-    },
-    [client, date],
-  );
-
-  const start = useCallback(
-    (force: boolean) => {
-      generation.current += 1;
-      window.clearTimeout(timer.current);
-      setLoad(force ? { state: 'pending', since: Date.now(), attempt: 0 } : { state: 'loading' });
-      fetchReport(force, 0, Date.now());
-    },
-    [fetchReport],
-  );
-
-  useEffect(() => {
-    start(false);
-    return () => {
-      generation.current += 1;
-      window.clearTimeout(timer.current);
-    };
-  }, [start]);
-
-  return { load, reload: () => start(false), regenerate: () => start(true) };
-}
-
-function Elapsed({ since }: { since: number }) {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const t = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(t);
-  }, []);
-  return <>{Math.max(0, Math.round((now - since) / 1000))} s</>;
+/** A `?date=` from the address, if it is a real day not after today; otherwise today. */
+function reportDate(value: string, today: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && value <= today
+    ? value
+    : today;
 }
 
 function worstFirst(a: ReportDetail, b: ReportDetail): number {
@@ -201,9 +139,13 @@ function AppTable({ details }: { details: ReportDetail[] }) {
 export function OverviewPage() {
   usePageTitle('Overview');
   const today = todayUtc();
-  const [date, setDate] = useState(today);
-  const { load, reload, regenerate } = useReport(date);
-  const busy = load.state === 'pending' || load.state === 'loading';
+  const [dateParam, setDate] = useQueryParam('date', today);
+  const date = reportDate(dateParam, today);
+  const { view, reload, regenerate } = useReport(date);
+  const busy = view.phase === 'pending' || view.phase === 'loading';
+  const report = view.shown;
+  // Figures kept from the last ready report while a newer one is generated or has failed.
+  const stale = report !== undefined && view.phase !== 'ready';
 
   return (
     <>
@@ -230,48 +172,27 @@ export function OverviewPage() {
       </div>
 
       <SetupBanner />
-      {load.state === 'loading' && <Spinner label="Loading report…" />}
-      {load.state === 'error' && <ErrorMessage error={load.error} onRetry={reload} />}
-      {load.state === 'pending' && (
-        <div className="panel pending" role="status" aria-live="polite">
-          <p>
-            <strong>Generating the report for {formatDate(`${date}T00:00:00Z`)}…</strong>
-            <span className="muted block">
-              Test results of the last 14 days are being fetched and aggregated; this page updates by itself.
-            </span>
-          </p>
-          <progress aria-label="Report generation in progress" />
-          <p className="muted small pending-elapsed" aria-hidden="true">
-            Waiting for <Elapsed since={load.since} />
-          </p>
-        </div>
-      )}
-      {load.state === 'done' && load.report.summary.status === 'failed' && (
-        <div className="alert alert-error" role="alert">
-          <strong>The report for this date could not be generated.</strong> The test-results service failed
-          repeatedly.{' '}
-          <button type="button" className="button button-small" onClick={regenerate}>
-            Try again
-          </button>
-        </div>
-      )}
-      {load.state === 'done' && load.report.summary.status !== 'failed' && (
-        <>
-          <Cards report={load.report} />
+      {view.phase === 'loading' && <Spinner label="Loading report…" />}
+      <ReportProgress view={view} date={date} onRetry={reload} onRegenerate={regenerate} />
+      {report && (
+        <div
+          className={stale ? 'report-figures is-stale' : 'report-figures'}
+          aria-busy={view.phase === 'pending'}
+        >
+          <Cards report={report} />
           <section className="panel" aria-labelledby="apps-title">
             <div className="panel-header">
               <h2 id="apps-title">Applications</h2>
               <span className="muted small">
                 Worst first · last 14 days up to {formatDate(`${date}T00:00:00Z`)}
+                {stale && ' · last ready figures'}
               </span>
             </div>
-            <AppTable details={load.report.details ?? []} />
+            <AppTable details={report.details ?? []} />
           </section>
-        </>
+        </div>
       )}
-      <TrendChart
-        refresh={load.state === 'done' ? `${load.report.summary.date}:${load.report.summary.status}` : ''}
-      />
+      <TrendChart refresh={view.phase === 'ready' ? `${view.shown.summary.date}:${view.updatedAt}` : ''} />
     </>
   );
 }

@@ -1,0 +1,172 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Browser,
+  chromiumAvailable,
+  ensureWebBuild,
+  launchBrowser,
+  openSignedIn,
+  type Stack,
+  startStack,
+} from './harness.js';
+import { screens } from './screens.js';
+
+const STEP = 20_000;
+const textOf = (locator: Locator) =>
+  locator
+    .first()
+    .textContent({ timeout: 1000 })
+    .then((text) => text ?? '')
+    .catch(() => '');
+const waitText = (locator: Locator, text: string | RegExp, timeout = STEP) =>
+  expect.poll(() => textOf(locator), { timeout, interval: 200 }).toMatch(text);
+
+const today = new Date().toISOString().slice(0, 10);
+const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+const row = (project: string, run: number, status: 'passed' | 'failed') => ({
+  project_name: project,
+  run_number: run,
+  created_at: `${today}T0${run % 10}:00:00.000Z`,
+  status,
+  spec: `cypress/e2e/spec-${run}.cy.ts`,
+  total_tests: 10,
+  pass_tests: status === 'passed' ? 10 : 8,
+  fail_tests: status === 'passed' ? 0 : 2,
+  flaky_tests: 0,
+});
+
+async function open(bare: boolean) {
+  await ensureWebBuild();
+  const stack = await startStack({ bare });
+  await stack.api('/api/apps', {
+    method: 'POST',
+    body: { name: 'Shop web', code: 'shop-web', pipelineUrl: 'https://ci.example.com/shop' },
+  });
+  const browser = await launchBrowser();
+  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  return { stack, browser, page };
+}
+
+const table = (page: Page) => page.getByRole('table', { name: /Applications/ });
+const focusTab = (page: Page) => page.evaluate("window.dispatchEvent(new Event('focus'))");
+
+describe.skipIf(!chromiumAvailable && !process.env.CI)('report state and links, seeded start', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    ({ stack, browser, page } = await open(false));
+    stack.cypress.rows = [row('Shop web', 1, 'passed'), row('Shop web', 2, 'failed')];
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('keeps the last ready figures, dimmed, with the progress while the report regenerates', async () => {
+    await openSignedIn(page, stack.baseUrl, '/');
+    await waitText(table(page), /Shop web[\s\S]*50\.0%/);
+    stack.cypress.delayMs = 3000;
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    await page.getByRole('progressbar', { name: 'Report generation in progress' }).waitFor({ timeout: STEP });
+    await waitText(page.getByRole('status').filter({ hasText: 'Regenerating' }), /last ready ones/);
+    expect(await page.locator('.report-figures.is-stale').count()).toBe(1);
+    await waitText(table(page), /Shop web[\s\S]*50\.0%/);
+    await screens(page, 'overview-regenerating');
+    stack.cypress.delayMs = 0;
+    await expect.poll(() => page.locator('.report-figures.is-stale').count(), { timeout: 30_000 }).toBe(0);
+    expect(await page.getByRole('progressbar').count()).toBe(0);
+  }, 90_000);
+
+  it('after a failed regeneration keeps the figures and shows the dead-letter cause', async () => {
+    stack.cypress.failures = Array.from({ length: 30 }, () => 500);
+    await page.getByRole('button', { name: 'Regenerate' }).click();
+    const failure = page.getByRole('alert').filter({ hasText: 'could not be generated' });
+    await waitText(failure, /Cause: .*answered 500/, 40_000);
+    await waitText(failure, /last ready ones/);
+    await waitText(table(page), /Shop web[\s\S]*50\.0%/);
+    expect(await page.locator('.report-figures.is-stale').count()).toBe(1);
+    await screens(page, 'overview-failed');
+    stack.cypress.failures = [];
+  }, 90_000);
+
+  it('keeps the report date in the address, through a reload; a bad date falls back to today', async () => {
+    await openSignedIn(page, stack.baseUrl, `/?date=${yesterday}`);
+    const input = page.getByLabel('Report date');
+    await expect.poll(() => input.inputValue(), { timeout: STEP }).toBe(yesterday);
+    await input.fill(today);
+    await expect.poll(() => new URL(page.url()).search, { timeout: STEP }).toBe('');
+    await input.fill(yesterday);
+    await expect.poll(() => new URL(page.url()).searchParams.get('date')).toBe(yesterday);
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Report date').inputValue(), { timeout: STEP }).toBe(yesterday);
+    await openSignedIn(page, stack.baseUrl, '/?date=not-a-date');
+    await expect.poll(() => page.getByLabel('Report date').inputValue(), { timeout: STEP }).toBe(today);
+  }, 90_000);
+
+  /** Regenerates today's report through the API, as the scheduled job would, and waits until it is ready. */
+  const regenerateElsewhere = async () => {
+    await stack.api(`/api/e2e_run_report?date=${today}&force=true`);
+    await expect
+      .poll(
+        async () =>
+          (await stack.api<never>(`/api/e2e_run_report?date=${today}`)).body.summary as { status: string },
+        { timeout: 30_000 },
+      )
+      .toMatchObject({ status: 'ready' });
+  };
+
+  it('an open Overview notices a new ready report, and the unread count follows', async () => {
+    await regenerateElsewhere();
+    await openSignedIn(page, stack.baseUrl, '/');
+    await waitText(table(page), /Shop web[\s\S]*50\.0%/);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const unreadBefore = (await stack.api<unknown[]>('/api/notifications?isRead=false&limit=100')).body.data
+      .length;
+
+    // Elsewhere (the scheduled job, another user) a new report of today is made from new results.
+    stack.cypress.rows = [row('Shop web', 1, 'passed'), row('Shop web', 2, 'passed')];
+    await regenerateElsewhere();
+    await stack.api('/api/notifications', {
+      method: 'POST',
+      body: { title: 'Shop web recovered', message: 'All runs passed.', type: 'e2e_success' },
+    });
+    await focusTab(page);
+    await waitText(table(page), /Shop web[\s\S]*100%/);
+    await nav.getByLabel(`${unreadBefore + 1} unread`).waitFor({ timeout: STEP });
+  }, 90_000);
+
+  it('an unknown address shows "Page not found" with a way home', async () => {
+    await openSignedIn(page, stack.baseUrl, '/no/such/page');
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: STEP });
+    await waitText(page.locator('main'), /\/no\/such\/page/);
+    await screens(page, 'not-found');
+    await page.getByRole('link', { name: 'Go to the Overview' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor({ timeout: STEP });
+  }, 90_000);
+});
+
+describe.skipIf(!chromiumAvailable && !process.env.CI)('report state, bare start', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => ({ stack, browser, page } = await open(true)), 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  it('a report that cannot be generated says why, in place, with the set-up banner above', async () => {
+    await openSignedIn(page, stack.baseUrl, '/');
+    await page.getByTestId('setup-banner').waitFor({ timeout: STEP });
+    const failure = page.getByRole('alert').filter({ hasText: 'could not be generated' });
+    await waitText(failure, /Cause: .*answered 401/, 40_000);
+    await screens(page, 'overview-bare-failed');
+  }, 90_000);
+
+  it('an unknown address shows "Page not found" there too', async () => {
+    await openSignedIn(page, stack.baseUrl, '/apps/12/nothing');
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor({ timeout: STEP });
+    expect(await page.getByRole('link', { name: 'Go to the Overview' }).count()).toBe(1);
+  }, 90_000);
+});
