@@ -126,6 +126,8 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   let ms: number;
   if (/^\d+$/.test(trimmed)) ms = Number(trimmed) * 1000;
   else {
+    // An HTTP date names its weekday and month; bare numbers like "-5" are not dates here.
+    if (!/[a-z]/i.test(trimmed)) return undefined;
     const date = Date.parse(trimmed);
     if (Number.isNaN(date)) return undefined;
     ms = Math.max(0, date - now);
