@@ -1,12 +1,10 @@
 #!/usr/bin/env node
 import 'dotenv/config';
+// Before anything large is loaded; the commands below import their modules when they run.
+import './runtime/heap-tuning.js';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config/config.js';
 import { ConfigError } from './config/env-parsers.js';
-import { migrateToLatest, openDatabase } from './db/database.js';
-import { jobsCommand } from './jobs/jobs-cli.js';
-import { reportCommand } from './modules/reports/report-cli.js';
-import { startService } from './server.js';
 
 const USAGE = `Usage: dashboard <command> [options]
 
@@ -45,6 +43,7 @@ async function serve(args: string[]): Promise<void> {
   } else if (config.apiKey.length < 32) {
     process.stderr.write('warning: API_SECURITY_KEY is shorter than 32 characters\n');
   }
+  const { startService } = await import('./server.js');
   let service;
   try {
     service = await startService(config);
@@ -68,6 +67,7 @@ async function serve(args: string[]): Promise<void> {
 
 async function migrate(): Promise<void> {
   const config = configFrom(process.env);
+  const { migrateToLatest, openDatabase } = await import('./db/database.js');
   const database = openDatabase(config.database);
   try {
     const applied = await migrateToLatest(database.db);
@@ -79,11 +79,13 @@ async function migrate(): Promise<void> {
 
 async function jobs(args: string[]): Promise<void> {
   const io = { out: (text: string) => console.log(text), err: (text: string) => console.error(text) };
+  const { jobsCommand } = await import('./jobs/jobs-cli.js');
   process.exitCode = await jobsCommand(args, configFrom(process.env), io);
 }
 
 async function report(args: string[]): Promise<void> {
   const io = { out: (text: string) => console.log(text), err: (text: string) => console.error(text) };
+  const { reportCommand } = await import('./modules/reports/report-cli.js');
   process.exitCode = await reportCommand(args, configFrom(process.env), io);
 }
 
