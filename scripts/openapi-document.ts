@@ -1,6 +1,9 @@
 import { buildApp } from '../src/app.js';
+import { createInProcessBroker } from '../src/broker/in-process-broker.js';
 import { loadConfig } from '../src/config/config.js';
+import { createContainer, createLogger } from '../src/container.js';
 import { openDatabase } from '../src/db/database.js';
+import { createMetrics } from '../src/http/metrics.js';
 
 /**
  * The OpenAPI document as the code generates it: every route registers whatever the
@@ -13,12 +16,24 @@ export async function generateOpenApiDocument(): Promise<string> {
     LOG_LEVEL: 'silent',
   });
   const database = openDatabase(config.database);
-  const app = await buildApp(config, { database, logger: false });
+  const broker = createInProcessBroker();
+  const app = await buildApp(
+    createContainer({
+      config,
+      database,
+      broker,
+      redis: null,
+      log: createLogger(config),
+      metrics: createMetrics(),
+      clock: Date.now,
+    }),
+  );
   try {
     await app.ready();
     return `${JSON.stringify(app.swagger(), null, 2)}\n`;
   } finally {
     await app.close();
+    await broker.close();
     await database.close();
   }
 }

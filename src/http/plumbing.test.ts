@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, loggerOptions } from '../app.js';
+import { createLogger } from '../container.js';
+import { buildTestApp } from '../../test/support/test-container.js';
 import { openTestDatabase } from '../../test/support/databases.js';
 import { createTestApp, TEST_KEY, testConfig, type TestApp } from '../../test/support/test-app.js';
 
@@ -173,8 +174,7 @@ describe('logs', () => {
     });
     const database = await openTestDatabase('sqlite');
     const config = testConfig({ LOG_LEVEL: 'trace' });
-    const logger = { ...(loggerOptions(config) as object), stream };
-    const app = await buildApp(config, { database, logger });
+    const app = await buildTestApp(config, { database, log: createLogger(config, stream) });
     // Log the whole request the way a careless debug line would: the redaction must still hold.
     app.addHook('onRequest', async (request) =>
       request.log.debug({ req: { headers: request.headers } }, 'incoming'),

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLiveServer, type LiveServer } from '../../test/support/live-server.js';
 import { TEST_KEY, testConfig } from '../../test/support/test-app.js';
+import { brokerThatIsDown } from '../../test/support/test-container.js';
 import { jobsCommand } from './jobs-cli.js';
 
 function capture() {
@@ -40,7 +41,7 @@ describe('dashboard jobs', () => {
   });
 
   it('runs a job, waits for its result, and reports failures and unknown names', async () => {
-    server = await startLiveServer();
+    server = await startLiveServer({ deps: { broker: brokerThatIsDown() } });
     await server.client.todos.create({ title: 'done', isCompleted: true });
     const config = testConfig({ API_BASE_URL: server.baseUrl });
     const ok = capture();
@@ -49,10 +50,10 @@ describe('dashboard jobs', () => {
     expect(ok.out[1]).toMatch(/^delete-completed-todos: success in \d+ ms$/);
     expect((await server.client.todos.list()).data).toEqual([]);
 
-    // No broker in this test server: the report job fails, and the exit code says so.
+    // The broker of this test server does not answer: the report job fails, and the exit code says so.
     const failed = capture();
     expect(await jobsCommand(['run', 'e2e-report', '--wait'], config, failed.io, 50)).toBe(1);
-    expect(failed.out[1]).toMatch(/^e2e-report: failed in \d+ ms: No broker/);
+    expect(failed.out[1]).toMatch(/^e2e-report: failed in \d+ ms: The message broker does not answer/);
 
     const unknown = capture();
     expect(await jobsCommand(['run', 'nope'], config, unknown.io)).toBe(1);

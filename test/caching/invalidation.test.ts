@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { createManualRunPollerFor } from '../../src/modules/manual-runs/manual-runs.module.js';
 import { type FakeCircleCi, startFakeCircleCi } from '../fakes/fake-circleci.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { type LiveServer, startLiveServer } from '../support/live-server.js';
@@ -8,7 +7,6 @@ import { call, nowIso, openBehindTheCache } from './cache-support.js';
 
 const TOKEN = 'circle-cache-token';
 const SLUG = 'gh/acme/cache';
-const quietLog = { info: () => undefined, warn: () => undefined };
 
 describe.each(DIALECTS)('response cache invalidation (%s)', (dialect) => {
   let circleci: FakeCircleCi;
@@ -143,7 +141,7 @@ describe.each(DIALECTS)('response cache invalidation (%s)', (dialect) => {
     expect(before.body.data.e2eRunsQuantity).toBe(1);
 
     circleci.setWorkflows(pipelineId, ['success']);
-    const poller = createManualRunPollerFor(server.config, database.db, quietLog);
+    const { poller } = server.container.manualRuns;
     expect(await poller.pollOnce()).toBe(1);
     expect((await get(`/api/apps/${id}`)).body.data.lastRun.status).toBe('success');
     expect((await get('/api/apps')).body.data[0].lastRun.status).toBe('success');

@@ -1,7 +1,5 @@
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createResponseCache } from '../../src/http/response-cache.js';
-import { startReportWorker } from '../../src/worker/report-worker.js';
+import { startReportWorker } from '../../src/roles/worker.js';
 import { eventually, startReportHarness } from '../reports/report-harness.js';
 import { openTestDatabase } from '../support/databases.js';
 import { type LiveServer, startLiveServer } from '../support/live-server.js';
@@ -79,8 +77,10 @@ describe('clock-dependent answers', () => {
     const behind = openBehindTheCache(database.testDb);
     const today = new Date().toISOString().slice(0, 10);
     let clock = Date.parse(`${today}T23:59:58.000Z`);
-    const responseCache = createResponseCache({ ttlMs: 3_600_000, now: () => clock });
-    const server = await startLiveServer({ deps: { database, responseCache } });
+    const server = await startLiveServer({
+      env: { RESPONSE_CACHE_TTL_MS: '3600000' },
+      deps: { database, clock: () => clock },
+    });
     try {
       const created = await call(server.baseUrl, '/api/apps', {
         method: 'POST',
@@ -130,12 +130,7 @@ describe('a report becoming ready', () => {
       expect(pending.body.data.status).toBe('pending');
       expect((await call(base, `/api/e2e_reports/${date}`)).etag).toBe(pending.etag);
 
-      worker = await startReportWorker({
-        config: h.config,
-        db: h.database.db,
-        broker: h.broker,
-        log: pino({ level: 'silent' }),
-      });
+      worker = await startReportWorker(h.container);
       const ready = await eventually(
         () => call(base, `/api/e2e_reports/${date}`),
         (answer) => answer.body.data.status === 'ready',

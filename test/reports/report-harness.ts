@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse, FastifyInstance } from 'fastify';
-import { pino } from 'pino';
 import { buildApp } from '../../src/app.js';
 import type { Broker } from '../../src/broker/broker.js';
 import { createInProcessBroker } from '../../src/broker/in-process-broker.js';
@@ -8,7 +7,8 @@ import type { Config } from '../../src/config/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { createMetrics, type Metrics } from '../../src/http/metrics.js';
 import { type FakeCypress, type FakeSpecRow, startFakeCypress } from '../fakes/fake-cypress.js';
-import { startReportWorker } from '../../src/worker/report-worker.js';
+import { type ReportWorker, startReportWorker } from '../../src/roles/worker.js';
+import { createTestContainer, type TestContainer } from '../support/test-container.js';
 import { type Dialect, openTestDatabase } from '../support/databases.js';
 import { TEST_KEY, testConfig } from '../support/test-app.js';
 
@@ -69,7 +69,9 @@ export interface ReportHarness {
   broker: Broker;
   fake: FakeCypress;
   metrics: Metrics;
-  worker: Awaited<ReturnType<typeof startReportWorker>> | undefined;
+  /** The container the API and the worker share (start more workers over it). */
+  container: TestContainer;
+  worker: ReportWorker | undefined;
   api(options: InjectOptions): Promise<LightMyRequestResponse>;
   createApp(name: string, watching?: boolean): Promise<number>;
   /** Polls `GET /api/e2e_run_report?date=` until it answers 200. */
@@ -95,12 +97,10 @@ export async function startReportHarness(
   const database = await openTestDatabase(options.dialect ?? 'sqlite');
   const broker = options.broker ?? createInProcessBroker({ namespace: `reports-test:${randomUUID()}:` });
   const metrics = createMetrics();
-  const app = await buildApp(config, { database, broker, metrics, logger: false });
+  const container = createTestContainer(config, { database, broker, metrics });
+  const app = await buildApp(container);
   await app.ready();
-  const worker =
-    options.worker === false
-      ? undefined
-      : await startReportWorker({ config, db: database.db, broker, log: pino({ level: 'silent' }), metrics });
+  const worker = options.worker === false ? undefined : await startReportWorker(container);
 
   const api = (request: InjectOptions) =>
     app.inject({ ...request, headers: { 'x-api-key': TEST_KEY, ...(request.headers ?? {}) } });
@@ -112,6 +112,7 @@ export async function startReportHarness(
     broker,
     fake,
     metrics,
+    container,
     worker,
     api,
     async createApp(name, watching = true) {
@@ -137,6 +138,7 @@ export async function startReportHarness(
     async close() {
       await worker?.stop(5000);
       await app.close();
+      await container.close();
       if (!options.broker) await broker.close();
       await database.close();
       await fake.close();

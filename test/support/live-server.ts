@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppDeps } from '../../src/app.js';
 import type { Config } from '../../src/config/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { type Dialect, openTestDatabase } from './databases.js';
+import { buildApp } from '../../src/app.js';
+import { createTestContainer, type TestContainer, type TestContainerOptions } from './test-container.js';
 import { TEST_KEY, testConfig } from './test-app.js';
 import { DashboardClient } from '../../src/client/dashboard-client.js';
 import type { TransportOptions } from '../../src/client/transport.js';
@@ -11,6 +12,8 @@ export interface LiveServer {
   app: FastifyInstance;
   config: Config;
   database: DatabaseHandle;
+  /** The services behind the server (its poller, its report worker's parts). */
+  container: TestContainer;
   baseUrl: string;
   client: DashboardClient;
   /** A client with other options (retries, time-outs) against the same server. */
@@ -20,11 +23,13 @@ export interface LiveServer {
 
 /** The real application listening on 127.0.0.1 (random port), for tests that go over HTTP. */
 export async function startLiveServer(
-  options: { dialect?: Dialect; env?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+  options: { dialect?: Dialect; env?: Record<string, string>; deps?: Partial<TestContainerOptions> } = {},
 ): Promise<LiveServer> {
   const config = testConfig(options.env);
   const database = options.deps?.database ?? (await openTestDatabase(options.dialect ?? 'sqlite'));
-  const app = await buildApp(config, { logger: false, ...options.deps, database });
+  const container = createTestContainer(config, { ...options.deps, database });
+  const app = await buildApp(container);
+  app.addHook('onClose', async () => container.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
@@ -35,6 +40,7 @@ export async function startLiveServer(
     app,
     config,
     database,
+    container,
     baseUrl,
     client: clientWith({}),
     clientWith,

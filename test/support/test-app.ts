@@ -1,9 +1,9 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Redis } from 'ioredis';
-import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { type Dialect, openTestDatabase } from './databases.js';
+import { buildTestApp } from './test-container.js';
 
 export const TEST_KEY = 'test-key-0123456789abcdefghijklmnopqrstuv';
 
@@ -37,9 +37,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = testConfig(options.env);
   const database = options.database ?? (await openTestDatabase(options.dialect ?? 'sqlite'));
-  const app = await buildApp(config, {
+  const app = await buildTestApp(config, {
     database,
-    logger: false,
     ...(options.redis ? { redis: options.redis } : {}),
   });
   await app.ready();

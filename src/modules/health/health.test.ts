@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
+import { buildTestApp } from '../../../test/support/test-container.js';
+import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { openTestDatabase } from '../../../test/support/databases.js';
 import { testConfig } from '../../../test/support/test-app.js';
 
@@ -11,17 +12,19 @@ describe('GET /health', () => {
 
   async function appWith(options: { brokerDown?: boolean; databaseDown?: boolean }) {
     const database = await openTestDatabase('sqlite');
-    const app = await buildApp(testConfig(), {
+    const broker = createInProcessBroker();
+    const app = await buildTestApp(testConfig(), {
       database: options.databaseDown
         ? { ...database, ping: () => Promise.reject(new Error('gone')) }
         : database,
-      brokerProbe: options.brokerDown
-        ? () => Promise.reject(new Error('ECONNREFUSED'))
-        : () => Promise.resolve(),
-      logger: false,
+      // A broker that does not answer, as a Redis broker does while Redis is down.
+      broker: options.brokerDown
+        ? { ...broker, ping: () => Promise.reject(new Error('ECONNREFUSED')) }
+        : broker,
     });
     closers.push(async () => {
       await app.close();
+      await broker.close();
       await database.close();
     });
     return app;

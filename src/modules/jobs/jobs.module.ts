@@ -1,15 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { Broker } from '../../broker/broker.js';
 import { DashboardClient } from '../../client/dashboard-client.js';
 import type { Config } from '../../config/config.js';
-import type { Db } from '../../db/database.js';
-import { ServiceUnavailableError } from '../../shared/errors.js';
+import type { ModuleDeps } from '../../shared/module-deps.js';
 import { createJobRunner } from '../../jobs/job-runner.js';
-import { createJobs, type JobDefinition } from '../../jobs/jobs.js';
+import { createJobs } from '../../jobs/jobs.js';
 import { createJobsApi } from '../../jobs/jobs-api.js';
-import { createJobRunsRepository } from './jobs.repository.js';
-import type { JobName } from './jobs.schema.js';
-import { createJobsService } from './jobs.service.js';
+import { createJobRunsRepository, type JobRunsRepository } from './jobs.repository.js';
+import { createJobsService, type JobsService } from './jobs.service.js';
 
 /**
  * Where this API process reaches the API for jobs it runs on demand: its own listening port
@@ -23,37 +20,35 @@ export function ownBaseUrl(app: FastifyInstance, config: Config): string {
   return `http://${host}:${address.port}`;
 }
 
-const noBroker: Pick<Broker, 'publish'> = {
-  publish: () => Promise.reject(new ServiceUnavailableError('No broker is configured in this process')),
-};
+export interface JobsModule {
+  service: JobsService;
+  /** The job_runs table, shared with the scheduler role's runner. */
+  repository: JobRunsRepository;
+}
 
-/** The jobs routes' service; the job definitions are built here unless the caller passes its own. */
+/**
+ * The jobs behind `POST /api/jobs/:name/run`. They reach the API through the typed client at
+ * `apiBaseUrl()`, read at each run because the API's own port is known only once it listens.
+ */
 export function createJobsModule(
-  config: Config,
-  deps: {
-    app: FastifyInstance;
-    db: Db;
-    broker?: Pick<Broker, 'publish'>;
-    jobs?: Record<JobName, JobDefinition>;
-  },
-) {
-  const repository = createJobRunsRepository(deps.db);
+  { config, db, broker, log }: ModuleDeps,
+  links: { apiBaseUrl: () => string },
+): JobsModule {
+  const repository = createJobRunsRepository(db);
   let client: DashboardClient | undefined;
   const clientFor = () => {
-    const baseUrl = ownBaseUrl(deps.app, config);
+    const baseUrl = links.apiBaseUrl();
     if (client?.baseUrl !== baseUrl) client = new DashboardClient({ baseUrl, apiKey: config.apiKey });
     return client;
   };
-  const jobs =
-    deps.jobs ??
-    createJobs(config, {
-      broker: deps.broker ?? noBroker,
-      api: createJobsApi(clientFor),
-      timezone: config.jobs.timezone,
-    });
-  const runner = createJobRunner({ repository, logger: deps.app.log });
-  const service = createJobsService({ jobs, repository, runner, timezone: config.jobs.timezone });
-  // A run started on request finishes (and is recorded) before the database closes.
-  deps.app.addHook('onClose', async () => service.drain());
-  return { service };
+  const jobs = createJobs(config, {
+    broker,
+    api: createJobsApi(clientFor),
+    timezone: config.jobs.timezone,
+  });
+  const runner = createJobRunner({ repository, logger: log });
+  return {
+    service: createJobsService({ jobs, repository, runner, timezone: config.jobs.timezone }),
+    repository,
+  };
 }

@@ -4,11 +4,36 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { runStatusFromWorkflows } from '../../integrations/circleci/circleci-client.js';
 import { projectSlugFor } from '../../integrations/circleci/circleci-config.js';
 import { type FakeCircleCi, startFakeCircleCi } from '../../../test/fakes/fake-circleci.js';
-import { createManualRunPollerFor, createManualRunsModule } from './manual-runs.module.js';
+import { createInProcessBroker } from '../../broker/in-process-broker.js';
+import type { Config } from '../../config/config.js';
+import type { Db } from '../../db/database.js';
+import type { ModuleLog } from '../../shared/module-deps.js';
+import { createManualRunsModule } from './manual-runs.module.js';
 
 const TOKEN = 'circle-secret-token-abcdef0123456789';
 const SLUG = 'github/acme/shop';
-const quietLog = { info: () => undefined, warn: () => undefined };
+const quietLog: ModuleLog = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+};
+
+/** The manual-runs module as the container builds it; `claim` stands in for the broker's claimOnce. */
+function manualRunsWith(
+  config: Config,
+  db: Db,
+  log: ModuleLog = quietLog,
+  claim?: (key: string, ttlMs: number) => Promise<boolean>,
+) {
+  const broker = createInProcessBroker();
+  return createManualRunsModule({
+    config,
+    db,
+    log,
+    broker: claim ? { ...broker, claimOnce: claim } : broker,
+  });
+}
 
 describe('CircleCI helpers', () => {
   it('derives the run status from the workflows', () => {
@@ -82,7 +107,7 @@ describe.each(DIALECTS)('manual E2E runs (%s)', (dialect) => {
   }
   const trigger = (appId: unknown) =>
     t.api({ method: 'POST', url: '/api/e2e_manual_runs', payload: { appId } });
-  const poll = () => createManualRunPollerFor(t.config, t.database.db, quietLog).pollOnce();
+  const poll = () => manualRunsWith(t.config, t.database.db).poller.pollOnce();
   const appView = async (id: number) => (await t.api({ method: 'GET', url: `/api/apps/${id}` })).json().data;
 
   it('triggers a pipeline with the branch and parameters of the trigger configuration', async () => {
@@ -155,7 +180,7 @@ describe.each(DIALECTS)('manual E2E runs (%s)', (dialect) => {
     const appId = await createApp();
     const run = (await trigger(appId)).json().data;
     const config = { ...t.config, circleci: { ...t.config.circleci, pollMs: 30 } };
-    const poller = createManualRunPollerFor(config, t.database.db, quietLog);
+    const { poller } = manualRunsWith(config, t.database.db);
     poller.start();
     try {
       circleci.setWorkflows(run.pipelineId, ['success']);
@@ -175,7 +200,7 @@ describe.each(DIALECTS)('manual E2E runs (%s)', (dialect) => {
     circleci.setWorkflows(run.pipelineId, ['running']);
     const config = { ...t.config, circleci: { ...t.config.circleci, pollMs: 30 } };
     const claims: string[] = [];
-    const poller = createManualRunPollerFor(config, t.database.db, quietLog, async (key) => {
+    const { poller } = manualRunsWith(config, t.database.db, quietLog, async (key) => {
       claims.push(key);
       return false;
     });
@@ -272,16 +297,15 @@ describe('manual runs without CircleCI configuration', () => {
       expect(res.statusCode).toBe(502);
       expect(res.json().error.message).toContain('CIRCLECI_TOKEN');
       const messages: string[] = [];
-      const poller = createManualRunPollerFor(t.config, t.database.db, {
-        info: (m) => messages.push(m),
-        warn: () => undefined,
+      const { poller } = manualRunsWith(t.config, t.database.db, {
+        ...quietLog,
+        info: (message: unknown) => messages.push(String(message)),
       });
+      expect(messages).toEqual(['CIRCLECI_TOKEN is not set: triggering a manual E2E run answers 502']);
       poller.start();
       expect(await poller.pollOnce()).toBe(0);
       await poller.stop();
-      expect(messages[0]).toContain('not configured');
-      createManualRunsModule(t.config, t.database.db, { info: (message) => messages.push(message) });
-      expect(messages[1]).toBe('CIRCLECI_TOKEN is not set: triggering a manual E2E run answers 502');
+      expect(messages[1]).toContain('not configured');
     } finally {
       await t.close();
     }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../test/support/databases.js';
 import { redisAvailable, TEST_REDIS_URL } from '../../../test/support/services.js';
 import { testConfig } from '../../../test/support/test-app.js';
-import { buildApp } from '../../app.js';
+import { buildTestApp } from '../../../test/support/test-container.js';
 import { type Broker, CHANNELS } from '../../broker/broker.js';
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { createRedisBroker } from '../../broker/redis-broker.js';
@@ -56,7 +56,7 @@ describe.each(kinds)('notification:create consumed by three API processes ($name
       FCM_SERVICE_ACCOUNT_JSON: fake.serviceAccountJson,
       FCM_BASE_URL: fake.baseUrl,
     });
-    apps = await Promise.all(brokers.map((broker) => buildApp(config, { database, broker, logger: false })));
+    apps = await Promise.all(brokers.map((broker) => buildTestApp(config, { database, broker })));
     await Promise.all(apps.map((app) => app.ready()));
     await createDeviceTokensRepository(database.db).upsert('device-1');
   });

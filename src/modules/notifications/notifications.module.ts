@@ -1,6 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config/config.js';
-import type { Db } from '../../db/database.js';
+import type { ModuleDeps } from '../../shared/module-deps.js';
 import type { AppChange } from '../apps/apps.service.js';
 import type { ApplicationDetails } from '../apps/apps.schema.js';
 import { createPushDelivery, createFcmSenderFromConfig, type PushDelivery } from '../push/push.delivery.js';
@@ -31,15 +29,11 @@ export interface NotificationsModule {
 }
 
 /**
- * Notifications, device tokens and push delivery over one database, built once per process.
- * Without FCM credentials push is off and says so once, here.
+ * Notifications, device tokens and push delivery over one database, built once per process and
+ * shared by its API and worker roles (one FCM sender). Without FCM credentials push is off and
+ * says so once, here.
  */
-export function createNotificationsModule(deps: {
-  config: Config;
-  db: Db;
-  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
-}): NotificationsModule {
-  const { config, db, log } = deps;
+export function createNotificationsModule({ config, db, log }: ModuleDeps): NotificationsModule {
   const deviceTokens = createDeviceTokensRepository(db);
   const sender = createFcmSenderFromConfig(config, log, integrationStatusOf(db).outcomes('fcm'));
   const delivery = createPushDelivery({ deviceTokens, sender, log });

@@ -2,12 +2,13 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../test/support/databases.js';
 import { TEST_KEY, testConfig } from '../../../test/support/test-app.js';
-import { buildApp, loggerOptions } from '../../app.js';
+import { buildApp } from '../../app.js';
+import { createLogger } from '../../container.js';
+import { createTestContainer } from '../../../test/support/test-container.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import { type FakeCircleCi, startFakeCircleCi } from '../../../test/fakes/fake-circleci.js';
 import { fakePullRequest, type FakeGitHub, startFakeGitHub } from '../../../test/fakes/fake-github.js';
 import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../../test/fakes/fake-jira.js';
-import { createManualRunPollerFor } from '../manual-runs/manual-runs.module.js';
 import { MY_TICKETS_JQL } from '../tracker/tracker.service.js';
 
 /**
@@ -50,14 +51,13 @@ describe('integration logs', () => {
         done();
       },
     });
-    const app = await buildApp(config, {
-      database,
-      logger: { ...(loggerOptions(config) as object), level: 'trace', stream },
-    });
+    const container = createTestContainer(config, { database, log: createLogger(config, stream) });
+    const app = await buildApp(container);
+    app.addHook('onClose', async () => container.close());
     await app.ready();
     const api = (method: 'GET' | 'POST', url: string, payload?: object) =>
       app.inject({ method, url, headers: { 'x-api-key': TEST_KEY }, ...(payload ? { payload } : {}) });
-    return { app, config, api };
+    return { app, config, api, container };
   }
 
   it('never writes a token or Basic credential, on success or failure', async () => {
@@ -103,7 +103,7 @@ describe('integration logs', () => {
       const run = await good.api('POST', '/api/e2e_manual_runs', { appId: app.json().data.id });
       expect(run.statusCode, run.body).toBe(201);
       circleci.failWith = 500;
-      await createManualRunPollerFor(good.config, database.db, good.app.log).pollOnce();
+      await good.container.manualRuns.poller.pollOnce();
       circleci.failWith = undefined;
     } finally {
       await good.app.close();
@@ -133,7 +133,7 @@ describe('integration logs', () => {
       expect(
         (await refused.api('POST', '/api/e2e_manual_runs', { appId: app.json().data.id })).statusCode,
       ).toBe(502);
-      await createManualRunPollerFor(refused.config, database.db, refused.app.log).pollOnce();
+      await refused.container.manualRuns.poller.pollOnce();
     } finally {
       await refused.app.close();
     }

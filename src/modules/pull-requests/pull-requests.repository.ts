@@ -3,7 +3,6 @@ import type { Db } from '../../db/database.js';
 import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
 import type { PullRequestsTable } from '../../db/schema.js';
 import { ConflictError } from '../../shared/errors.js';
-import type { NotificationInput } from '../notifications/notification-sink.js';
 import { nowIso } from '../../shared/time.js';
 import type { PullRequestSort } from './pull-requests.schema.js';
 
@@ -139,24 +138,6 @@ export function createPullRequestsRepository(db: Db) {
       if (!isStorableId(id)) return false;
       const result = await db.deleteFrom('pull_requests').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
-    },
-
-    /**
-     * Stores a notification row directly. Used as the notification sink only while no
-     * notifications service is wired (it then neither pushes nor validates beyond the input type).
-     */
-    async insertNotification(input: NotificationInput): Promise<void> {
-      await db
-        .insertInto('notifications')
-        .values({
-          title: input.title,
-          message: input.message,
-          type: input.type,
-          is_read: 0,
-          data: input.data === undefined ? null : JSON.stringify(input.data),
-          created_at: nowIso(),
-        })
-        .execute();
     },
   };
 }

@@ -127,14 +127,8 @@ describe('E2E report API with special brokers and timings', () => {
     await h.api({ method: 'GET', url: '/api/e2e_run_report?date=2025-08-02' });
     await h.broker.reportQueue.take('thief', 0); // the request is lost
     await sleep(10);
-    const { startReportWorker } = await import('../../worker/report-worker.js');
-    const { pino } = await import('pino');
-    const worker = await startReportWorker({
-      config: h.config,
-      db: h.database.db,
-      broker: h.broker,
-      log: pino({ level: 'silent' }),
-    });
+    const { startReportWorker } = await import('../../roles/worker.js');
+    const worker = await startReportWorker(h.container);
     try {
       const ready = await h.waitForReport('2025-08-02');
       expect(ready.json().summary.status).toBe('ready');

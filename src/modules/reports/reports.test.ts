@@ -265,12 +265,8 @@ describe.each(DIALECTS)('E2E report pipeline (%s)', (dialect) => {
 
   it('processes one publish once however many workers subscribe, and republishing regenerates', async () => {
     const date = '2025-07-01';
-    const { startReportWorker } = await import('../../worker/report-worker.js');
-    const { pino } = await import('pino');
-    const log = pino({ level: 'silent' });
-    const others = await Promise.all(
-      [1, 2].map(() => startReportWorker({ config: h.config, db: h.database.db, broker: h.broker, log })),
-    );
+    const { startReportWorker } = await import('../../roles/worker.js');
+    const others = await Promise.all([1, 2].map(() => startReportWorker(h.container)));
     try {
       h.fake.rows = [specRow('web', 1, { created_at: '2025-06-30T10:00:00.000Z' })];
       await h.broker.publish(CHANNELS.reportGenerate, { date, requestId: 'once' });
@@ -292,14 +288,8 @@ describe.each(DIALECTS)('E2E report pipeline (%s)', (dialect) => {
 
   it('regenerates one date in one worker at a time (lock per date)', async () => {
     const date = '2025-07-20';
-    const { startReportWorker } = await import('../../worker/report-worker.js');
-    const { pino } = await import('pino');
-    const other = await startReportWorker({
-      config: h.config,
-      db: h.database.db,
-      broker: h.broker,
-      log: pino({ level: 'silent' }),
-    });
+    const { startReportWorker } = await import('../../roles/worker.js');
+    const other = await startReportWorker(h.container);
     try {
       h.fake.rows = [specRow('web', 1, { created_at: '2025-07-19T10:00:00.000Z' })];
       h.fake.delayMs = 400;

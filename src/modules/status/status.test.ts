@@ -16,7 +16,8 @@ import {
 } from '../../../test/reports/report-harness.js';
 import { DIALECTS } from '../../../test/support/databases.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
-import { buildApp } from '../../app.js';
+import { buildTestApp } from '../../../test/support/test-container.js';
+import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { VERSION } from '../../shared/version.js';
 import { manualQaJql } from '../tracker/tracker.service.js';
 
@@ -93,11 +94,12 @@ describe.each(DIALECTS)('GET /api/status on a bare configuration (%s)', (dialect
   });
 
   it('reports a broker that does not answer as down', async () => {
-    const app = await buildApp(t.config, {
+    const broker = createInProcessBroker();
+    const app = await buildTestApp(t.config, {
       database: t.database,
-      logger: false,
-      brokerProbe: () => Promise.reject(new Error('connection refused')),
+      broker: { ...broker, ping: () => Promise.reject(new Error('connection refused')) },
     });
+    app.addHook('onClose', async () => broker.close());
     try {
       const res = await app.inject({
         method: 'GET',

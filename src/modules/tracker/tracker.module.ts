@@ -1,29 +1,24 @@
-import type { Config } from '../../config/config.js';
-import type { Db } from '../../db/database.js';
 import { createJiraClient } from '../../integrations/jira/jira-client.js';
 import { readJiraSettings } from '../../integrations/jira/jira-config.js';
+import type { ModuleDeps } from '../../shared/module-deps.js';
 import { integrationStatusOf } from '../status/integration-status.js';
 import { createTrackerService, type TrackerService } from './tracker.service.js';
 
 /**
- * The tracker queries over the configured Jira; unconfigured, every query answers 502. With `db`
- * the Jira calls are recorded for the status page.
+ * The tracker queries over the configured Jira (its calls recorded for the status page);
+ * unconfigured, every query answers 502 and the boot log says which variables are missing.
  */
-export function createTrackerModule(
-  config: Config,
-  log?: { info(message: string): void },
-  db?: Db,
-): { service: TrackerService } {
+export function createTrackerModule({ config, db, log }: ModuleDeps): { service: TrackerService } {
   const { settings, missing } = readJiraSettings(config);
   if (!settings)
-    log?.info(`Jira is not configured (missing ${missing.join(', ')}): tracker endpoints answer 502`);
+    log.info(`Jira is not configured (missing ${missing.join(', ')}): tracker endpoints answer 502`);
   return {
     service: createTrackerService({
       jira: settings
         ? createJiraClient(
             settings,
             config.externalTimeoutMs,
-            db ? integrationStatusOf(db).outcomes('jira', [settings.apiToken]) : undefined,
+            integrationStatusOf(db).outcomes('jira', [settings.apiToken]),
           )
         : undefined,
       missingVariables: missing,

@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { createJiraClient } from '../../integrations/jira/jira-client.js';
 import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../../test/fakes/fake-jira.js';
 import { createTrackerModule } from './tracker.module.js';
+import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { createTrackerService, manualQaJql, MY_TICKETS_JQL } from './tracker.service.js';
 
 const EMAIL = 'qa-bot@example.com';
@@ -146,7 +147,13 @@ describe('tracker without (complete) configuration', () => {
     const t = await createTestApp({ env: { JIRA_EMAIL: EMAIL } });
     try {
       const messages: string[] = [];
-      createTrackerModule(t.config, { info: (message) => messages.push(message) });
+      const log = {
+        info: (message: unknown) => messages.push(String(message)),
+        warn: () => undefined,
+        error: () => undefined,
+        debug: () => undefined,
+      };
+      createTrackerModule({ config: t.config, db: t.database.db, log, broker: createInProcessBroker() });
       expect(messages).toEqual([
         'Jira is not configured (missing JIRA_BASE_URL, JIRA_API_TOKEN): tracker endpoints answer 502',
       ]);

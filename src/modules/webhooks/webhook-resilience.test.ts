@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
+import { createLogger } from '../../container.js';
+import { buildTestApp } from '../../../test/support/test-container.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import {
   type FakeWebhookReceiver,
@@ -109,7 +110,7 @@ describe('webhook delivery never holds up the caller, and survives a restart', (
       WEBHOOK_RETRY_DELAYS_MS: '20',
       WEBHOOK_POLL_MS: '20',
     });
-    const app = await buildApp(config, { database, logger: { level: 'trace', stream } });
+    const app = await buildTestApp(config, { database, log: createLogger(config, stream) });
     const secret = 'never-log-this-secret-value';
     try {
       const inject = (method: 'POST' | 'PUT', url: string, payload?: object) =>

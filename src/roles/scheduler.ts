@@ -1,0 +1,41 @@
+import { DashboardClient } from '../client/dashboard-client.js';
+import type { Container } from '../container.js';
+import { createJobRunner } from '../jobs/job-runner.js';
+import { createJobs } from '../jobs/jobs.js';
+import { createJobsApi } from '../jobs/jobs-api.js';
+import { type Scheduler, startScheduler } from '../jobs/scheduler.js';
+import { createMemoryTickLock, createRedisTickLock } from '../jobs/tick-lock.js';
+
+/**
+ * The scheduler role: the four jobs and the per-app E2E triggers, each tick run once across all
+ * scheduler processes (Redis lock with REDIS_URL, in-process guard otherwise). The jobs reach the
+ * API at `apiBaseUrl` (this process's own listener, or API_BASE_URL, e.g. the load balancer).
+ */
+export function startSchedulerRole(
+  container: Container,
+  options: { apiBaseUrl: string; appRefreshMs?: number },
+): Scheduler {
+  const { config, log } = container;
+  // Patient: a scheduler may start before the API, or tick while an API process restarts.
+  const client = new DashboardClient({
+    baseUrl: options.apiBaseUrl,
+    apiKey: config.apiKey,
+    timeoutMs: 60_000,
+    retries: 5,
+    retryBaseDelayMs: 500,
+  });
+  const api = createJobsApi(() => client);
+  const jobs = createJobs(config, { broker: container.broker, api, timezone: config.jobs.timezone });
+  const logger = log.child({ role: 'scheduler' });
+  return startScheduler({
+    jobs: Object.values(jobs),
+    timezone: config.jobs.timezone,
+    lock: container.redis
+      ? createRedisTickLock(container.redis, { namespace: config.redisNamespace })
+      : createMemoryTickLock(),
+    runner: createJobRunner({ repository: container.jobs.repository, logger }),
+    logger,
+    appTriggers: api,
+    ...(options.appRefreshMs !== undefined ? { appRefreshMs: options.appRefreshMs } : {}),
+  });
+}

@@ -1,0 +1,77 @@
+import type { Container } from '../container.js';
+import { createReportProcessor } from '../worker/report-processor.js';
+
+/** Shutdown waits this long for the report message in hand before the connections close. */
+export const SHUTDOWN_GRACE_MS = 30_000;
+
+const RETRY_START_MS = 2000;
+
+export interface ReportWorker {
+  processor: ReturnType<typeof createReportProcessor>;
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * The report processor over the container's database, broker and test-results client
+ * (notifications stored and pushed through the shared notifications module). Sweeps stale
+ * pending summaries once the broker answers.
+ */
+export async function startReportWorker(container: Container): Promise<ReportWorker> {
+  const { config, log } = container;
+  if (!config.cypress.apiKey) {
+    log.warn('CYPRESS_API_KEY is not set: report requests go to the test-results service without a token');
+  }
+  const processor = createReportProcessor({
+    broker: container.broker,
+    repository: container.reports.repository,
+    source: container.reports.source,
+    notify: container.notifications.sink,
+    log: {
+      info: (object, message) => log.info(object, message),
+      warn: (object, message) => log.warn(object, message),
+      error: (object, message) => log.error(object, message),
+    },
+    settings: config.reports,
+    onProcessed: (outcome, seconds) => container.metrics.reportProcessed(outcome, seconds),
+  });
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  // The broker may be down at boot: keep trying in the background instead of dying.
+  const begin = async (): Promise<void> => {
+    try {
+      await processor.start();
+    } catch (error) {
+      if (stopped) return;
+      log.warn({ err: error }, 'report worker cannot reach the broker yet; retrying in 2 s');
+      retryTimer = setTimeout(() => void begin(), RETRY_START_MS);
+      return;
+    }
+    await processor
+      .sweepStale()
+      .catch((error: unknown) => log.warn({ err: error }, 'stale-pending sweep failed'));
+  };
+  await begin();
+  return {
+    processor,
+    async stop(graceMs = SHUTDOWN_GRACE_MS) {
+      stopped = true;
+      clearTimeout(retryTimer);
+      await processor.stop(graceMs);
+    },
+  };
+}
+
+/** The worker role: the report worker, the manual-run status poll and webhook deliveries. */
+export async function startWorkerRole(container: Container): Promise<ReportWorker> {
+  const reports = await startReportWorker(container);
+  container.manualRuns.poller.start();
+  // Whichever API or worker process claims a queued webhook delivery sends it.
+  container.notifications.webhooks.dispatcher.start();
+  return {
+    processor: reports.processor,
+    async stop(graceMs = SHUTDOWN_GRACE_MS) {
+      await reports.stop(graceMs);
+      await container.manualRuns.poller.stop();
+    },
+  };
+}
