@@ -57,6 +57,24 @@ declare module 'fastify' {
 }
 
 /**
+ * A client that trickles its request (headers or body) or holds an idle keep-alive connection is
+ * cut off after `timeoutMs`. Node checks pending requests every `connectionsCheckingInterval`
+ * (30 s by default), which would let a short limit overrun by that much: check four times per
+ * limit instead, at most once a second.
+ */
+export function serverTimeouts(timeoutMs: number) {
+  return {
+    requestTimeout: timeoutMs,
+    keepAliveTimeout: timeoutMs,
+    connectionTimeout: timeoutMs,
+    http: {
+      headersTimeout: timeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.max(25, Math.floor(timeoutMs / 4))),
+    },
+  };
+}
+
+/**
  * The HTTP application over the process's container; the API role (`roles/api.ts`) listens with
  * it, tests inject into it. Closing it waits for the background work its requests started.
  */
@@ -64,6 +82,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   const { config } = container;
   const app = Fastify({
     loggerInstance: container.log,
+    ...serverTimeouts(config.requestTimeoutMs),
     // Fastify accepts a hop count at run time, but its typings omit `number`.
     trustProxy: config.trustProxy as boolean | string[],
     bodyLimit: BODY_LIMIT_BYTES,

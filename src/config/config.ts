@@ -44,6 +44,8 @@ export interface Config {
   readonly trustProxy: boolean | number | string[];
   readonly corsOrigins: readonly string[];
   readonly externalTimeoutMs: number;
+  /** Longest time a client may take to send one request (headers and body) or sit idle on keep-alive. */
+  readonly requestTimeoutMs: number;
   readonly auth: {
     readonly bruteForceMaxAttempts: number;
     readonly bruteForceWindowMs: number;
@@ -143,6 +145,7 @@ export function loadConfig(env: Env): Config {
     trustProxy: readTrustProxy(env),
     corsOrigins: readList(env, 'CORS_ORIGINS'),
     externalTimeoutMs: readInteger(env, 'EXTERNAL_TIMEOUT_MS', 10_000, { min: 1 }),
+    requestTimeoutMs: readInteger(env, 'REQUEST_TIMEOUT_MS', 30_000, { min: 100 }),
     auth: {
       bruteForceMaxAttempts: readInteger(env, 'BRUTE_FORCE_MAX_ATTEMPTS', 3, { min: 1 }),
       bruteForceWindowMs: readInteger(env, 'BRUTE_FORCE_WINDOW_MS', 900_000, { min: 1 }),
