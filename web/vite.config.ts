@@ -1,13 +1,14 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { precompressAssets } from './precompress.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 // Built into web/dist and served by the API process (src/http/web.ts); `vite` alone proxies the API.
 export default defineConfig({
   root,
-  plugins: [react()],
+  plugins: [react(), precompressAssets()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -78,8 +78,12 @@ export async function registerWebUi(app: FastifyInstance, options: WebOptions = 
     prefix: '/assets/',
     // Vite names every file under assets/ after its content hash, so a file never changes.
     cacheControl: false,
+    // The build writes `.br` and `.gz` beside each text asset (web/precompress.ts): a client that
+    // accepts one gets it as is, with its Content-Encoding; nothing is compressed per request.
+    preCompressed: true,
     setHeaders: (res) => {
       res.setHeader('cache-control', IMMUTABLE);
+      res.setHeader('vary', 'accept-encoding');
     },
     index: false,
     list: false,

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { pageWithTotal } from '../../db/paging.js';
 import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
 import type { AppsTable, E2eManualRunsTable } from '../../db/schema.js';
 import { ConflictError } from '../../shared/errors.js';
@@ -28,14 +29,19 @@ const duplicateCode = (code: string) =>
 export function createAppsRepository(db: Db) {
   return {
     async list(limit: number, offset: number): Promise<{ rows: AppRow[]; total: number }> {
-      const [rows, count] = await Promise.all([
-        db.selectFrom('apps').selectAll().orderBy('id').limit(limit).offset(offset).execute(),
-        db
-          .selectFrom('apps')
-          .select((eb) => eb.fn.countAll().as('total'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: toCount(count.total) };
+      return pageWithTotal(
+        { limit, offset },
+        () => db.selectFrom('apps').selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+        async () =>
+          toCount(
+            (
+              await db
+                .selectFrom('apps')
+                .select((eb) => eb.fn.countAll().as('total'))
+                .executeTakeFirstOrThrow()
+            ).total,
+          ),
+      );
     },
 
     async listAll(options: { watchingOnly?: boolean } = {}): Promise<AppRow[]> {

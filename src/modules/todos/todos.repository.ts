@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { pageWithTotal } from '../../db/paging.js';
 import { isStorableId, toCount, toDbBoolean } from '../../db/errors.js';
 import type { TodosTable } from '../../db/schema.js';
 import { nowIso } from '../../shared/time.js';
@@ -18,22 +19,28 @@ export function createTodosRepository(db: Db) {
   return {
     /** Due date ascending, undated last, then id; `desc` reverses the whole order. */
     async list(limit: number, offset: number, order: 'asc' | 'desc') {
-      const [rows, count] = await Promise.all([
-        db
-          .selectFrom('todos')
-          .selectAll()
-          .orderBy(sql`case when due_date is null then 1 else 0 end`, order)
-          .orderBy('due_date', order)
-          .orderBy('id', order)
-          .limit(limit)
-          .offset(offset)
-          .execute(),
-        db
-          .selectFrom('todos')
-          .select((eb) => eb.fn.countAll().as('total'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: toCount(count.total) };
+      return pageWithTotal(
+        { limit, offset },
+        () =>
+          db
+            .selectFrom('todos')
+            .selectAll()
+            .orderBy(sql`case when due_date is null then 1 else 0 end`, order)
+            .orderBy('due_date', order)
+            .orderBy('id', order)
+            .limit(limit)
+            .offset(offset)
+            .execute(),
+        async () =>
+          toCount(
+            (
+              await db
+                .selectFrom('todos')
+                .select((eb) => eb.fn.countAll().as('total'))
+                .executeTakeFirstOrThrow()
+            ).total,
+          ),
+      );
     },
 
     async findById(id: number): Promise<TodoRow | undefined> {

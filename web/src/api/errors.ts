@@ -3,6 +3,7 @@ import {
   DashboardNetworkError,
   DashboardTimeoutError,
 } from '../../../src/client/index.js';
+import { formatTime, fromNow } from '../lib/time';
 
 /** How the UI reads the typed client's errors: status, field problems and human wording. */
 
@@ -60,9 +61,19 @@ export function retryAfter(error: unknown): number | undefined {
   return error instanceof DashboardApiError ? error.retryAfterSeconds : undefined;
 }
 
+const ISO_INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z\b/g;
+
+/**
+ * Rewrites the machine timestamps services put in messages ("rate limit exhausted until
+ * 2025-03-01T14:05:00.000Z") as a person reads them: "until 14:05 (in 12 minutes)".
+ */
+export function humanizeTimes(message: string, now = Date.now()): string {
+  return message.replace(ISO_INSTANT, (iso) => `${formatTime(iso, now)} (${fromNow(iso, now)})`);
+}
+
 /** Human wording of an error, including how long to wait on 429. */
 export function describeError(error: unknown): string {
-  const message = errorMessage(error);
+  const message = humanizeTimes(errorMessage(error));
   const status = errorStatus(error);
   if (status === 429) {
     const wait = retryAfter(error);

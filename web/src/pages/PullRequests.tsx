@@ -7,11 +7,19 @@ import {
   Dialog,
   EmptyState,
   ErrorMessage,
+  SelectField,
   Spinner,
   StatusBadge,
   TextField,
 } from '../components/ui';
-import { usePageTitle } from '../lib/router';
+import {
+  attentionStates,
+  matchesFilter,
+  openedAt,
+  PR_FILTERS,
+  type PullRequestFilter,
+} from '../lib/pull-requests';
+import { usePageTitle, useQueryParam } from '../lib/router';
 import { pullRequestLabel } from '../lib/text';
 import { ageInDays, formatDate, formatDateTime, fromNow } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
@@ -161,7 +169,10 @@ export function PullRequestsPage() {
     }
   };
 
-  const list = [...(prs.data ?? [])].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const [filterParam, setFilter] = useQueryParam('show', 'all');
+  const filter: PullRequestFilter = filterParam in PR_FILTERS ? (filterParam as PullRequestFilter) : 'all';
+  const all = [...(prs.data ?? [])].sort((a, b) => openedAt(a).at.localeCompare(openedAt(b).at));
+  const list = all.filter((pr) => matchesFilter(pr, filter));
 
   return (
     <>
@@ -176,33 +187,55 @@ export function PullRequestsPage() {
           notify(`Now tracking ${pullRequestLabel(pr.url)}.`);
         }}
       />
+      <div className="toolbar list-filters">
+        <SelectField label="Show" value={filter} onChange={(e) => setFilter(e.target.value)}>
+          {Object.entries(PR_FILTERS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
+      </div>
       {prs.loading && !prs.data && <Spinner />}
       <ErrorMessage error={prs.error} onRetry={prs.reload} />
-      {prs.data && list.length === 0 && (
+      {prs.data && all.length === 0 && (
         <EmptyState title="No pull requests tracked.">Paste a GitHub pull request URL above.</EmptyState>
       )}
+      {all.length > 0 && list.length === 0 && <EmptyState title="No pull request matches this filter." />}
       {list.length > 0 && (
         <ul className="list" aria-label="Tracked pull requests">
           {list.map((pr) => {
-            const age = ageInDays(pr.createdAt);
+            const opened = openedAt(pr);
+            const age = ageInDays(opened.at);
+            const states = attentionStates(pr);
             return (
-              <li key={pr.id} className="list-item">
+              <li key={pr.id} className="list-item" data-pr={pr.id}>
                 <div className="list-main">
                   <a href={pr.url} target="_blank" rel="noopener noreferrer" className="strong">
                     {pr.title || pullRequestLabel(pr.url)}
                   </a>
                   <span className="muted small block">
-                    {pullRequestLabel(pr.url)} · added {formatDate(pr.createdAt)}
+                    {pullRequestLabel(pr.url)} · {opened.estimated ? 'added' : 'opened'}{' '}
+                    {formatDate(opened.at)}
+                  </span>
+                  <span className="attention" aria-label="Attention">
+                    {states.length === 0 && <span className="badge badge-info">open</span>}
+                    {states.map((state) => (
+                      <span key={state.key} className={`badge badge-${state.tone}`} data-state={state.key}>
+                        {state.label}
+                      </span>
+                    ))}
                   </span>
                 </div>
-                <StatusBadge status={pr.status} />
-                <span
-                  className={`age ${age >= 7 ? 'age-old' : age >= 3 ? 'age-warn' : ''}`}
-                  title={`Tracked for ${age} day${age === 1 ? '' : 's'}`}
-                >
-                  {age === 0 ? 'new' : `${age} d`}
-                  <span className="sr-only"> old</span>
-                </span>
+                {pr.status === 'open' && (
+                  <span
+                    className={`age ${age > 7 ? 'age-old' : age > 3 ? 'age-warn' : ''}`}
+                    title={`${opened.estimated ? 'Tracked' : 'Open'} for ${age} day${age === 1 ? '' : 's'}`}
+                  >
+                    {age === 0 ? 'new' : `${age} d`}
+                    <span className="sr-only"> old</span>
+                  </span>
+                )}
                 <div className="actions">
                   <button type="button" className="button button-small" onClick={() => setOpen(pr)}>
                     Details<span className="sr-only"> of {pr.title}</span>
