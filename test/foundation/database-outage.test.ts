@@ -1,5 +1,3 @@
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,37 +5,12 @@ import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { postgresAvailable, TEST_POSTGRES_URL } from '../support/services.js';
 import { createTestApp, TEST_KEY, type TestApp } from '../support/test-app.js';
+import { startRelay } from '../support/tcp-relay.js';
 
 /**
  * A database that is restarting, refusing connections or locked answers 503 SERVICE_UNAVAILABLE
  * (the client may retry), never 500, and the service recovers by itself once it is back.
  */
-
-/** A TCP relay to PostgreSQL that the test can cut (as a server restart does) and restore. */
-async function startRelay(target: { host: string; port: number }, port = 0) {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target);
-    sockets.add(client).add(upstream);
-    const forget = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', forget).on('close', forget);
-    upstream.on('error', forget).on('close', forget);
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    async cut() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies read freely in assertions
 type Json = Record<string, any>;

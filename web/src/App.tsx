@@ -3,6 +3,7 @@ import { ClientProvider, onUnauthorized, storedKey, storeKey } from './api/clien
 import { Login } from './Login';
 import { Link, navigate, usePath } from './lib/router';
 import { ApplicationsPage } from './pages/Applications';
+import { AppReportPage } from './pages/insight/AppReport';
 import { NotFoundPage } from './pages/NotFound';
 import { NotificationsPage } from './pages/Notifications';
 import { OverviewPage } from './pages/Overview';
@@ -25,7 +26,9 @@ const PAGES = [
 ] as const;
 
 /** Pages reached by links, not by the navigation; `section` is the navigation entry they belong to. */
-const LINKED_PAGES: { pattern: RegExp; section: string; Page: ComponentType }[] = [];
+const LINKED_PAGES: { pattern: RegExp; section: string; Page: ComponentType }[] = [
+  { pattern: /^\/apps\/\d+\/report$/, section: '/', Page: AppReportPage },
+];
 
 /** The page for a path and the navigation entry to mark current; unknown paths get "not found". */
 function route(path: string): { section: string | undefined; Page: ComponentType } {

@@ -96,7 +96,6 @@ export function createRedisAttemptStore(redis: Redis, policy: AttemptPolicy): At
   const local = createMemoryAttemptStore(policy);
   // The guard connection refuses commands at once while disconnected, so the fallback costs no wait.
   const eitherStore = async <T>(operation: (store: AttemptStore) => Promise<T>): Promise<T> => {
-    if (redis.status !== 'ready') return operation(local);
     try {
       return await operation(shared);
     } catch {

@@ -89,9 +89,13 @@ export function sendWebhook(request: SendRequest): Promise<SendOutcome> {
       outgoing.destroy();
     }, request.timeoutMs);
     outgoing.on('response', (response) => {
-      // The body is not needed; reading it lets the socket close normally.
+      // The body is not needed; reading it lets the socket close normally, and a body that
+      // never ends is cut off after the time-out instead of holding the socket forever.
       response.resume();
       response.on('error', () => undefined);
+      const drainLimit = setTimeout(() => outgoing.destroy(), request.timeoutMs);
+      drainLimit.unref();
+      response.on('close', () => clearTimeout(drainLimit));
       finish({
         status: response.statusCode ?? 0,
         retryAfterMs: parseRetryAfter(response.headers['retry-after']),
@@ -126,6 +130,8 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   let ms: number;
   if (/^\d+$/.test(trimmed)) ms = Number(trimmed) * 1000;
   else {
+    // An HTTP date names its weekday and month; bare numbers like "-5" are not dates here.
+    if (!/[a-z]/i.test(trimmed)) return undefined;
     const date = Date.parse(trimmed);
     if (Number.isNaN(date)) return undefined;
     ms = Math.max(0, date - now);

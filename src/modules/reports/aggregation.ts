@@ -1,6 +1,6 @@
 import { successRate } from '../../shared/rates.js';
 import { addDays } from '../../shared/time.js';
-import { createSpecAggregator, type SpecAggregator, type SpecStat } from './spec-aggregation.js';
+import { createSpecAggregator, SPEC_ROW, type SpecAggregator, type SpecStat } from './spec-aggregation.js';
 
 /** One row of the test-results service's `spec-details` report (the fields we use). */
 export interface SpecRow {
@@ -76,7 +76,9 @@ interface RunState {
 
 interface ProjectState {
   runs: Map<number, RunState>;
+  /** Run number and commit author by run index. */
   runNumbers: number[];
+  runAuthors: (string | undefined)[];
   specs: SpecAggregator;
 }
 
@@ -113,27 +115,32 @@ const digits = (text: string, from: number, count: number) => {
   return value;
 };
 
-/** Epoch ms of a canonical instant, read digit by digit (cheaper than Date.parse per row). */
-function epochMsOf(instant: string): number {
-  return Date.UTC(
-    digits(instant, 0, 4),
-    digits(instant, 5, 2) - 1,
-    digits(instant, 8, 2),
-    digits(instant, 11, 2),
-    digits(instant, 14, 2),
-    digits(instant, 17, 2),
-    digits(instant, 20, 3),
-  );
+/** Days from 1970-01-01 to a proleptic Gregorian date (integer arithmetic, no Date object). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146097 + dayOfEra - 719468;
 }
 
-function durationOf(value: unknown): number | undefined {
+/** Epoch ms of a canonical instant, read digit by digit (far cheaper than Date.parse per row). */
+function epochMsOf(instant: string): number {
+  const days = daysFromCivil(digits(instant, 0, 4), digits(instant, 5, 2), digits(instant, 8, 2));
+  const seconds = digits(instant, 11, 2) * 3600 + digits(instant, 14, 2) * 60 + digits(instant, 17, 2);
+  return (days * 86_400 + seconds) * 1000 + digits(instant, 20, 3);
+}
+
+/** Milliseconds of `spec_duration`, or NaN when the row carries no usable one. */
+function durationOf(value: unknown): number {
   const duration =
     typeof value === 'number'
       ? value
       : typeof value === 'string' && value.trim() !== ''
         ? Number(value)
         : NaN;
-  return Number.isFinite(duration) && duration >= 0 ? duration : undefined;
+  return Number.isFinite(duration) && duration >= 0 ? duration : NaN;
 }
 
 /**
@@ -164,13 +171,19 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
       if (createdAt < windowStart || createdAt >= windowEnd) return;
       let project = projects.get(row.project_name);
       if (!project) {
-        project = { runs: new Map(), runNumbers: [], specs: createSpecAggregator(windowStartMs) };
+        project = {
+          runs: new Map(),
+          runNumbers: [],
+          runAuthors: [],
+          specs: createSpecAggregator(windowStartMs),
+        };
         // Keyed by our own copy of the name, not the parsed one (same reason as above).
         projects.set(appsByName.get(row.project_name)![0]!.name, project);
       }
       let run = project.runs.get(runNumber);
       if (!run) {
         const index = project.runNumbers.push(runNumber) - 1;
+        project.runAuthors.push(undefined);
         run = { index, passed: true, flaky: false, latestAt: createdAt, author: undefined };
         project.runs.set(runNumber, run);
       }
@@ -181,19 +194,23 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
       const flaky = typeof row.flaky_tests === 'number' ? row.flaky_tests > 0 : Number(row.flaky_tests) > 0;
       if (flaky) run.flaky = true;
       if (createdAt > run.latestAt) run.latestAt = createdAt;
-      const author = typeof row.commit_author_name === 'string' ? row.commit_author_name : undefined;
-      if (run.author === undefined && author) run.author = author.slice(0, 1) + author.slice(1);
+      if (run.author === undefined && counted) {
+        const author = row.commit_author_name;
+        if (typeof author === 'string' && author !== '') {
+          run.author = author.slice(0, 1) + author.slice(1);
+          project.runAuthors[run.index] = run.author;
+        }
+      }
       if (typeof row.spec === 'string' && row.spec !== '') {
-        project.specs.add({
-          spec: row.spec,
-          runIndex: run.index,
-          offsetMs: epochMsOf(createdAt) - windowStartMs,
-          counted,
-          failed,
-          flaky: counted && flaky,
-          durationMs: durationOf(row.spec_duration),
-          author,
-        });
+        const flags =
+          (counted ? SPEC_ROW.counted : 0) | (failed ? SPEC_ROW.failed : 0) | (flaky ? SPEC_ROW.flaky : 0);
+        project.specs.add(
+          row.spec,
+          run.index,
+          epochMsOf(createdAt) - windowStartMs,
+          flags,
+          durationOf(row.spec_duration),
+        );
       }
     },
 
@@ -209,7 +226,7 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
         if (!project || project.runs.size === 0) continue;
         let specs = specsByName.get(app.name);
         if (!specs) {
-          specs = project.specs.finish(project.runNumbers);
+          specs = project.specs.finish(project.runNumbers, project.runAuthors);
           specsByName.set(app.name, specs);
         }
         details.push(summariseRuns(app.id, project.runs, date, specs));

@@ -188,6 +188,21 @@ describe('per-spec aggregation', () => {
     expect(stat.lastRunAt).toBe('2025-03-01T00:00:05.000Z');
   });
 
+  it('reads instants exactly across a leap day and a month end', () => {
+    const [detail] = aggregateRows(
+      [web],
+      [
+        row({ run_number: 1, status: 'failed', created_at: '2024-02-29T23:59:59.999Z' }),
+        row({ run_number: 2, status: 'failed', created_at: '2024-03-01T00:00:00.001Z' }),
+      ],
+      '2024-03-05',
+    ).details;
+    expect(detail!.specs[0]).toMatchObject({
+      failingSince: '2024-02-29T23:59:59.999Z',
+      lastRunAt: '2024-03-01T00:00:00.001Z',
+    });
+  });
+
   it('stays correct across thousands of spec runs in random order', () => {
     const rows: SpecRow[] = [];
     for (let run = 1; run <= 300; run += 1) {

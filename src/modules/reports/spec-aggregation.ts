@@ -17,39 +17,29 @@ export interface SpecStat {
   lastFailureAuthor: string | null;
 }
 
-/** One spec row as the aggregator hands it over, already validated. */
-export interface SpecRowInput {
-  spec: string;
-  runIndex: number;
-  /** Milliseconds since the window start (the window is 15 days, so it fits 32 bits). */
-  offsetMs: number;
-  counted: boolean;
-  failed: boolean;
-  flaky: boolean;
-  durationMs: number | undefined;
-  author: string | undefined;
-}
-
 const COUNTED = 1;
 const FAILED = 2;
 const FLAKY = 4;
 const SEEN = 8;
+
+/** What a row says about its spec run: counted (not noTests), failed, flaky. */
+export const SPEC_ROW = { counted: COUNTED, failed: FAILED, flaky: FLAKY } as const;
 const CHUNK_BITS = 14;
 const CHUNK_SIZE = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK_SIZE - 1;
 const NONE = -1;
 
 /**
- * A spec's run ("cell") is 21 bytes in typed arrays allocated in fixed chunks, so a 200 MB answer,
+ * A spec's run ("cell") is 17 bytes in typed arrays allocated in fixed chunks, so a 200 MB answer,
  * where nearly every row is a spec run of its own, costs a few megabytes and never a copy of the
- * whole store when it grows. A spec's cells form a chain newest first.
+ * whole store when it grows. A spec's cells form a chain newest first. The commit author is a
+ * property of the run, so it is kept once per run by the caller, not per cell.
  */
 class CellStore {
   private runIndex: Int32Array[] = [];
   private next: Int32Array[] = [];
   private earliest: Uint32Array[] = [];
   private latest: Uint32Array[] = [];
-  private author: Int32Array[] = [];
   private flags: Uint8Array[] = [];
   size = 0;
 
@@ -60,7 +50,6 @@ class CellStore {
       this.next.push(new Int32Array(CHUNK_SIZE));
       this.earliest.push(new Uint32Array(CHUNK_SIZE));
       this.latest.push(new Uint32Array(CHUNK_SIZE));
-      this.author.push(new Int32Array(CHUNK_SIZE).fill(NONE));
       this.flags.push(new Uint8Array(CHUNK_SIZE));
     }
     const chunk = id >>> CHUNK_BITS;
@@ -76,26 +65,22 @@ class CellStore {
   flagsOf = (id: number) => this.flags[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
   earliestOf = (id: number) => this.earliest[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
   latestOf = (id: number) => this.latest[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
-  authorOf = (id: number) => this.author[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
 
   /** Folds one row into its cell; a first counted row replaces what noTests rows had set. */
-  record(id: number, row: SpecRowInput, authorIndex: number): void {
+  record(id: number, offsetMs: number, rowFlags: number): void {
     const chunk = id >>> CHUNK_BITS;
     const slot = id & CHUNK_MASK;
     const flags = this.flags[chunk]!;
-    const fresh = flags[slot] === 0;
-    const firstCounted = row.counted && (flags[slot]! & COUNTED) === 0;
-    if (fresh || firstCounted) {
-      this.earliest[chunk]![slot] = row.offsetMs;
-      this.latest[chunk]![slot] = row.offsetMs;
-    } else if (row.counted || (flags[slot]! & COUNTED) === 0) {
-      if (row.offsetMs < this.earliest[chunk]![slot]!) this.earliest[chunk]![slot] = row.offsetMs;
-      if (row.offsetMs > this.latest[chunk]![slot]!) this.latest[chunk]![slot] = row.offsetMs;
+    const before = flags[slot]!;
+    const counted = (rowFlags & COUNTED) !== 0;
+    if (before === 0 || (counted && (before & COUNTED) === 0)) {
+      this.earliest[chunk]![slot] = offsetMs;
+      this.latest[chunk]![slot] = offsetMs;
+    } else if (counted || (before & COUNTED) === 0) {
+      if (offsetMs < this.earliest[chunk]![slot]!) this.earliest[chunk]![slot] = offsetMs;
+      if (offsetMs > this.latest[chunk]![slot]!) this.latest[chunk]![slot] = offsetMs;
     }
-    flags[slot] = flags[slot]! | SEEN;
-    if (!row.counted) return;
-    flags[slot] = flags[slot] | COUNTED | (row.failed ? FAILED : 0) | (row.flaky ? FLAKY : 0);
-    if (authorIndex !== NONE && this.author[chunk]![slot] === NONE) this.author[chunk]![slot] = authorIndex;
+    flags[slot] = before | SEEN | (counted ? rowFlags : 0);
   }
 }
 
@@ -118,8 +103,6 @@ const ownCopy = (value: string) => (value.length < 13 ? value : Buffer.from(valu
 export function createSpecAggregator(windowStartMs: number) {
   const cells = new CellStore();
   const specs = new Map<string, SpecState>();
-  const authors: string[] = [];
-  const authorIndexes = new Map<string, number>();
 
   function cellFor(state: SpecState, runIndex: number): number {
     if (runIndex > state.maxRunIndex) {
@@ -134,20 +117,13 @@ export function createSpecAggregator(windowStartMs: number) {
     return state.head;
   }
 
-  function authorIndexOf(author: string | undefined): number {
-    if (author === undefined || author === '') return NONE;
-    let index = authorIndexes.get(author);
-    if (index === undefined) {
-      index = authors.length;
-      authors.push(ownCopy(author));
-      authorIndexes.set(authors[index]!, index);
-    }
-    return index;
-  }
-
   const instant = (offsetMs: number) => new Date(windowStartMs + offsetMs).toISOString();
 
-  function summarise(state: SpecState, runNumbers: readonly number[]): SpecStat {
+  function summarise(
+    state: SpecState,
+    runNumbers: readonly number[],
+    runAuthors: readonly (string | undefined)[],
+  ): SpecStat {
     const counted: number[] = [];
     let latestUncounted = 0;
     for (let id = state.head; id !== NONE; id = cells.nextOf(id)) {
@@ -172,7 +148,7 @@ export function createSpecAggregator(windowStartMs: number) {
       }
     }
     const totalRuns = counted.length;
-    const authorIndex = lastFailed === undefined ? NONE : cells.authorOf(lastFailed);
+    const author = lastFailed === undefined ? undefined : runAuthors[cells.runOf(lastFailed)];
     return {
       spec: state.name,
       totalRuns,
@@ -185,28 +161,35 @@ export function createSpecAggregator(windowStartMs: number) {
       lastFailedAt: lastFailed === undefined ? null : instant(cells.latestOf(lastFailed)),
       failingSince: streakStart === undefined ? null : instant(cells.earliestOf(streakStart)),
       avgDurationMs: state.durationCount === 0 ? null : Math.round(state.durationSum / state.durationCount),
-      lastFailureAuthor: authorIndex === NONE ? null : authors[authorIndex]!,
+      lastFailureAuthor: author ?? null,
     };
   }
 
   return {
-    add(row: SpecRowInput): void {
-      let state = specs.get(row.spec);
+    /**
+     * One row of `spec` in the project's run at `runIndex`; `offsetMs` counts from the window
+     * start (15 days fit 32 bits); `flags` combines SPEC_ROW flags; `durationMs` is NaN when the
+     * row carries none. Positional arguments: no object per row on the hot path.
+     */
+    add(spec: string, runIndex: number, offsetMs: number, flags: number, durationMs: number): void {
+      let state = specs.get(spec);
       if (!state) {
-        const name = ownCopy(row.spec);
+        const name = ownCopy(spec);
         state = { name, head: NONE, maxRunIndex: -1, durationSum: 0, durationCount: 0 };
         specs.set(name, state);
       }
-      cells.record(cellFor(state, row.runIndex), row, row.counted ? authorIndexOf(row.author) : NONE);
-      if (row.counted && row.durationMs !== undefined) {
-        state.durationSum += row.durationMs;
+      cells.record(cellFor(state, runIndex), offsetMs, flags);
+      if (flags & COUNTED && durationMs === durationMs) {
+        state.durationSum += durationMs;
         state.durationCount += 1;
       }
     },
 
     /** Every spec's statistics, in the order of the specs endpoint. */
-    finish(runNumbers: readonly number[]): SpecStat[] {
-      return [...specs.values()].map((state) => summarise(state, runNumbers)).sort(compareSpecStats);
+    finish(runNumbers: readonly number[], runAuthors: readonly (string | undefined)[]): SpecStat[] {
+      return [...specs.values()]
+        .map((state) => summarise(state, runNumbers, runAuthors))
+        .sort(compareSpecStats);
     },
   };
 }

@@ -156,6 +156,21 @@ describe('webhook targets: internal addresses in production', () => {
       },
       { attempt: 1, status: null, error: expect.stringMatching(/^refused/), notificationId: null },
     ]);
+    // A name that resolves to loopback is refused on the address the connection would use.
+    const byName = await development.api({
+      method: 'POST',
+      url: '/api/webhooks',
+      payload: { url: receiver.url.replace('127.0.0.1', 'localhost'), kind: 'slack' },
+    });
+    const named = await production.api({
+      method: 'POST',
+      url: `/api/webhooks/${byName.json().data.id}/test`,
+    });
+    expect(named.json().data).toEqual({
+      delivered: false,
+      status: null,
+      error: expect.stringMatching(/^refused: target resolves to a private/),
+    });
     await sleep(200);
     // Refused is final: no retry, and the receiver never saw a request.
     expect(

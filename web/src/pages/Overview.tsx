@@ -5,6 +5,8 @@ import { Link, usePageTitle, useQueryParam } from '../lib/router';
 import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../lib/time';
 import { ReportProgress } from './ReportProgress';
 import { TrendChart } from './TrendChart';
+import { OverviewInsight } from './insight/OverviewInsight';
+import { appReportPath } from './insight/links';
 import { useReport } from './useReport';
 
 /** A `?date=` from the address, if it is a real day not after today; otherwise today. */
@@ -61,7 +63,7 @@ function Cards({ report }: { report: ReportResponse }) {
   );
 }
 
-function AppTable({ details }: { details: ReportDetail[] }) {
+function AppTable({ details, date }: { details: ReportDetail[]; date: string }) {
   if (details.length === 0) {
     return (
       <EmptyState title="No application ran tests in this report's 14-day window.">
@@ -88,7 +90,7 @@ function AppTable({ details }: { details: ReportDetail[] }) {
           {[...details].sort(worstFirst).map((d) => (
             <tr key={d.id} className={d.lastRunStatus === 'failed' ? 'row-bad' : undefined}>
               <th scope="row" data-label="Application">
-                {d.app?.name ?? `App ${d.appId}`}
+                <Link to={appReportPath(d.appId, date)}>{d.app?.name ?? `App ${d.appId}`}</Link>
                 {d.app?.code && <span className="muted small block">{d.app.code}</span>}
               </th>
               <td data-label="Success rate">
@@ -180,6 +182,7 @@ export function OverviewPage() {
           aria-busy={view.phase === 'pending'}
         >
           <Cards report={report} />
+          <OverviewInsight report={report} />
           <section className="panel" aria-labelledby="apps-title">
             <div className="panel-header">
               <h2 id="apps-title">Applications</h2>
@@ -188,7 +191,7 @@ export function OverviewPage() {
                 {stale && ' · last ready figures'}
               </span>
             </div>
-            <AppTable details={report.details ?? []} />
+            <AppTable details={report.details ?? []} date={report.summary.date} />
           </section>
         </div>
       )}

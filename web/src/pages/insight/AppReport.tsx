@@ -1,0 +1,274 @@
+import { useEffect, useState } from 'react';
+import type { DashboardClient, SpecStat } from '../../../../src/client/index.js';
+import { useClient } from '../../api/client';
+import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../../components/ui';
+import { Link, navigate, usePageTitle, usePath } from '../../lib/router';
+import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../../lib/time';
+import { useAsync } from '../../lib/useAsync';
+import { AppTrend } from './AppTrend';
+import {
+  appIdFromPath,
+  appReportPath,
+  dateFromSearch,
+  formatDuration,
+  lastFailureAuthor,
+  specLists,
+} from './links';
+import './insight.css';
+
+/** Pages of 100 (the API's largest); a project with more than 2000 specs shows its first 2000. */
+const MAX_PAGES = 20;
+
+async function allSpecs(client: DashboardClient, summaryId: number, appId: number): Promise<SpecStat[]> {
+  const specs: SpecStat[] = [];
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const body = await client.reports.specs(summaryId, appId, { limit: 100, offset: page * 100 });
+    specs.push(...body.data);
+    if (!body.pagination?.hasMore) break;
+  }
+  return specs;
+}
+
+async function loadAppReport(client: DashboardClient, appId: number, date: string) {
+  const report = await client.reports.run({
+    date,
+    enrichments: { includeDetails: true, includeAppInfo: true, includeManualRuns: false },
+  });
+  if (report.summary.status !== 'ready') return { report, detail: undefined, specs: [] };
+  const detail = report.details?.find((d) => d.appId === appId);
+  const specs = detail && report.summary.id ? await allSpecs(client, report.summary.id, appId) : [];
+  return { report, detail, specs };
+}
+
+function SpecTable({
+  caption,
+  specs,
+  columns,
+}: {
+  caption: string;
+  specs: SpecStat[];
+  columns: 'failing' | 'flaky' | 'slow';
+}) {
+  return (
+    <div className="table-wrap">
+      <table className="table responsive spec-table">
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Spec</th>
+            {columns === 'failing' && <th scope="col">Failing since</th>}
+            {columns === 'failing' && <th scope="col">Last failure by</th>}
+            {columns === 'flaky' && <th scope="col">Flaky runs</th>}
+            {columns === 'slow' && <th scope="col">Average duration</th>}
+            <th scope="col">Failed runs</th>
+            <th scope="col">Success rate</th>
+          </tr>
+        </thead>
+        <tbody>
+          {specs.map((spec) => (
+            <tr key={spec.spec} className={spec.lastStatus === 'failed' ? 'row-bad' : undefined}>
+              <th scope="row" data-label="Spec">
+                <code className="spec-name">{spec.spec}</code>
+              </th>
+              {columns === 'failing' && (
+                <td data-label="Failing since">
+                  {spec.failingSince ? (
+                    <time dateTime={spec.failingSince} title={formatDateTime(spec.failingSince)}>
+                      {formatDateTime(spec.failingSince)}{' '}
+                      <span className="muted small">({fromNow(spec.failingSince)})</span>
+                    </time>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              )}
+              {columns === 'failing' && (
+                <td data-label="Last failure by">
+                  {spec.lastFailureAuthor ?? <span className="muted">Unknown</span>}
+                </td>
+              )}
+              {columns === 'flaky' && <td data-label="Flaky runs">{spec.flakyRuns}</td>}
+              {columns === 'slow' && (
+                <td data-label="Average duration">{formatDuration(spec.avgDurationMs)}</td>
+              )}
+              <td data-label="Failed runs">
+                {spec.failedRuns} <span className="muted small">of {spec.totalRuns}</span>
+              </td>
+              <td data-label="Success rate">{spec.totalRuns ? formatPercent(spec.successRate) : '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Section({
+  id,
+  title,
+  count,
+  empty,
+  children,
+}: {
+  id: string;
+  title: string;
+  count: number;
+  empty: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <section className="panel" aria-labelledby={id} data-testid={id}>
+      <div className="panel-header">
+        <h2 id={id}>
+          {title} <span className="change-count">{count}</span>
+        </h2>
+      </div>
+      {count === 0 ? <p className="muted">{empty}</p> : children}
+    </section>
+  );
+}
+
+/** `/apps/:id/report?date=YYYY-MM-DD`: one application's specs in the report of a date. */
+export function AppReportPage() {
+  const path = usePath();
+  const appId = appIdFromPath(path) ?? 0;
+  const today = todayUtc();
+  const [date, setDate] = useState(() => dateFromSearch(window.location.search) ?? today);
+  const client = useClient();
+  const state = useAsync(() => loadAppReport(client, appId, date), [client, appId, date]);
+  const name = state.data?.detail?.app?.name;
+  usePageTitle(name ? `${name} report` : 'Application report');
+
+  // A report still being generated is asked for again shortly.
+  const pending = state.data?.report.summary.status === 'pending';
+  useEffect(() => {
+    if (!pending) return;
+    const timer = window.setTimeout(state.reload, 2000);
+    return () => window.clearTimeout(timer);
+  }, [pending, state.reload, state.data]);
+
+  const changeDate = (value: string) => {
+    setDate(value);
+    navigate(appReportPath(appId, value), true);
+  };
+  const { data } = state;
+  const lists = specLists(data?.specs ?? []);
+  const author = lastFailureAuthor(data?.specs ?? []);
+
+  return (
+    <>
+      <div className="page-header">
+        <div>
+          <p className="muted small breadcrumb">
+            <Link to="/">Overview</Link> › Application report
+          </p>
+          <h1 id="page-title" tabIndex={-1}>
+            {name ?? 'Application report'}
+          </h1>
+        </div>
+        <div className="toolbar">
+          <div className="field field-inline">
+            <label htmlFor="app-report-date">Report date</label>
+            <input
+              id="app-report-date"
+              type="date"
+              value={date}
+              max={today}
+              required
+              onChange={(e) => e.target.value && changeDate(e.target.value)}
+            />
+          </div>
+        </div>
+      </div>
+
+      {state.loading && !data && <Spinner label="Loading the application report…" />}
+      {Boolean(state.error) && <ErrorMessage error={state.error} onRetry={state.reload} />}
+      {data && pending && (
+        <div className="panel pending" role="status">
+          <p>
+            <strong>The report for {formatDate(`${date}T00:00:00Z`)} is being generated…</strong>
+          </p>
+          <progress aria-label="Report generation in progress" />
+        </div>
+      )}
+      {data && data.report.summary.status === 'failed' && (
+        <div className="alert alert-error" role="alert">
+          The report for this date could not be generated. Regenerate it from the <Link to="/">Overview</Link>
+          .
+        </div>
+      )}
+      {data && data.report.summary.status === 'ready' && !data.detail && (
+        <EmptyState title="This application has no runs in this report.">
+          {data.report.summary.appsWithoutRuns.some((app) => app.id === appId)
+            ? 'It is watched, but no Cypress project with its name reported runs in the 14 days up to this date.'
+            : 'It may not be watched, or it was added after the report was generated.'}
+        </EmptyState>
+      )}
+      {data?.detail && (
+        <>
+          <ul className="cards" aria-label="Application figures">
+            <li className={`card ${data.detail.lastRunStatus === 'failed' ? 'card-bad' : 'card-good'}`}>
+              <span className="card-label">Last run</span>
+              <span className="card-value">
+                <StatusBadge status={data.detail.lastRunStatus} />
+              </span>
+              <span className="muted small">
+                #{data.detail.lastRunNumber} · {fromNow(data.detail.lastRunAt)}
+              </span>
+            </li>
+            <li className="card">
+              <span className="card-label">Success rate (14 days)</span>
+              <span className="card-value">{formatPercent(data.detail.successRate)}</span>
+              <span className="muted small">
+                {data.detail.failedRuns} failed of {data.detail.totalRuns} runs
+              </span>
+            </li>
+            <li className="card">
+              <span className="card-label">On the day</span>
+              <span className="card-value">{data.detail.day.totalRuns}</span>
+              <span className="muted small">
+                {data.detail.day.passedRuns} passed · {data.detail.day.failedRuns} failed
+              </span>
+            </li>
+            <li className={`card ${author ? 'card-bad' : ''}`} data-testid="last-failure-author">
+              <span className="card-label">Last failure by</span>
+              <span className="card-value card-value-text">{author?.author ?? '—'}</span>
+              <span className="muted small">
+                {author ? formatDateTime(author.at) : 'No failure with a known author'}
+              </span>
+            </li>
+          </ul>
+          <Section
+            id="failing-specs"
+            title="Failing specs"
+            count={lists.failing.length}
+            empty="No spec is failing in its last run."
+          >
+            <SpecTable
+              caption="Failing specs, most failed runs first"
+              specs={lists.failing}
+              columns="failing"
+            />
+          </Section>
+          <Section
+            id="flaky-specs"
+            title="Flaky specs"
+            count={lists.flaky.length}
+            empty="No flaky spec in the 14 days."
+          >
+            <SpecTable caption="Flaky specs, most flaky runs first" specs={lists.flaky} columns="flaky" />
+          </Section>
+          <Section
+            id="slowest-specs"
+            title="Slowest specs"
+            count={lists.slowest.length}
+            empty="The test results carried no durations."
+          >
+            <SpecTable caption="Slowest specs by average duration" specs={lists.slowest} columns="slow" />
+          </Section>
+          <AppTrend appId={appId} />
+        </>
+      )}
+    </>
+  );
+}
