@@ -12,7 +12,10 @@ export interface Broker {
   readonly kind: 'in-process' | 'redis';
   /** Publishes a JSON-serialisable message; rejects (after the retry policy) when the broker is down. */
   publish(channel: string, message: unknown): Promise<void>;
-  /** Subscribes; the returned function unsubscribes. Handler errors are logged, never thrown back. */
+  /**
+   * Subscribes; the returned function unsubscribes. Handler errors are logged, never thrown back.
+   * Never rejects because the broker is down: the subscription takes effect when it answers.
+   */
   subscribe(channel: string, handler: MessageHandler): Promise<() => Promise<void>>;
   /**
    * True for exactly one caller per key until `ttlMs` passes: lets every subscriber of a
