@@ -127,4 +127,6 @@ export type ReportKeys = ReturnType<typeof reportKeys>;
 export const CHANNELS = {
   reportGenerate: 'e2e:report:generate',
   notificationCreate: 'notification:create',
+  /** An app's E2E trigger was created, changed or removed: schedulers re-read the apps. */
+  appTriggerChanged: 'apps:trigger:changed',
 } as const;
