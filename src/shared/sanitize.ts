@@ -1,5 +1,11 @@
+import { createRequire } from 'node:module';
 import { decodeHTML } from 'entities';
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+
+// sanitize-html brings an HTML parser and PostCSS; it is loaded with the first text to clean, so
+// a process that never receives a to-do does not hold it.
+const require = createRequire(import.meta.url);
+let sanitizer: typeof sanitizeHtml | undefined;
 
 const STRIP_EVERYTHING: sanitizeHtml.IOptions = {
   allowedTags: [],
@@ -13,7 +19,8 @@ const STRIP_EVERYTHING: sanitizeHtml.IOptions = {
  * sanitiser re-encodes `&`, `<`, `>` in the text it keeps).
  */
 export function stripTags(input: string): string {
-  return decodeHTML(sanitizeHtml(decodeHTML(input), STRIP_EVERYTHING));
+  sanitizer ??= require('sanitize-html') as typeof sanitizeHtml;
+  return decodeHTML(sanitizer(decodeHTML(input), STRIP_EVERYTHING));
 }
 
 const ESCAPES: Record<string, string> = {
