@@ -24,7 +24,7 @@ export interface Broker {
   claimOnce(key: string, ttlMs: number): Promise<boolean>;
   /** Resolves when the broker answers (health check). */
   ping(): Promise<void>;
-  /** The report work queue living on the same broker (decisions §11). */
+  /** The report work queue living on the same broker (docs/contract-notes.md, "Report processing"). */
   readonly reportQueue: ReportQueue;
   close(): Promise<void>;
 }
@@ -103,7 +103,7 @@ export interface ReportQueue {
   replayDeadLetters(): Promise<number>;
 }
 
-/** Key and channel names; `namespace` '' gives the spec's names (decisions §11). */
+/** Key and channel names; `namespace` '' gives the spec's names (docs/contract-notes.md, "Report processing"). */
 export function reportKeys(namespace = '') {
   const base = `${namespace}e2e:report:`;
   return {
@@ -127,4 +127,6 @@ export type ReportKeys = ReturnType<typeof reportKeys>;
 export const CHANNELS = {
   reportGenerate: 'e2e:report:generate',
   notificationCreate: 'notification:create',
+  /** An app's E2E trigger was created, changed or removed: schedulers re-read the apps. */
+  appTriggerChanged: 'apps:trigger:changed',
 } as const;

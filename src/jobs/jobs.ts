@@ -49,7 +49,7 @@ export function manualTestingMessage(count: number): string {
   return `${count} tickets need manual testing`;
 }
 
-/** The four jobs of decisions §14, with the schedules in force (defaults or override variables). */
+/** The four jobs (docs/contract-notes.md, "Scheduled jobs"), with the schedules in force (defaults or override variables). */
 export function createJobs(config: Pick<Config, 'jobs'>, deps: JobDeps): Record<JobName, JobDefinition> {
   const now = deps.now ?? (() => new Date());
   const newRequestId = deps.newRequestId ?? randomUUID;
