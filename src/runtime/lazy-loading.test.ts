@@ -40,6 +40,12 @@ function packagesLoadedAtStart(): string[] {
     }));
     await new Promise((resolve) => setTimeout(resolve, 200));
     await service.stop();
+    // CommonJS packages loaded with require() do not pass the resolve hook: their cache tells.
+    const { createRequire } = await import('node:module');
+    for (const file of Object.keys(createRequire(import.meta.url).cache)) {
+      const match = /node_modules\\/((?:@[^/]+\\/)?[^/]+)\\//.exec(file);
+      if (match) packages.add(match[1]);
+    }
     process.stdout.write(JSON.stringify([...packages]));
   `;
   try {
@@ -54,12 +60,14 @@ function packagesLoadedAtStart(): string[] {
 }
 
 describe('lazy loading', () => {
-  it('leaves the GitHub, Google auth and PostgreSQL libraries unloaded until they are used', () => {
+  it('leaves the GitHub, Google auth, PostgreSQL, Redis and HTML-sanitising libraries unloaded until used', () => {
     const loaded = packagesLoadedAtStart();
     // The probe itself works: the packages every start needs are seen.
-    expect(loaded).toEqual(expect.arrayContaining(['fastify', 'kysely', 'better-sqlite3']));
+    expect(loaded).toEqual(expect.arrayContaining(['fastify', 'kysely', 'better-sqlite3', 'pino']));
     expect(loaded).not.toContain('@octokit/rest');
     expect(loaded).not.toContain('google-auth-library');
     expect(loaded).not.toContain('pg');
+    expect(loaded).not.toContain('ioredis');
+    expect(loaded).not.toContain('sanitize-html');
   });
 });
