@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Broker, CHANNELS } from '../../broker/broker.js';
+import type { TriggerChangeMessage } from '../../broker/channels.js';
 import type { ModuleLog } from '../../shared/module-deps.js';
-
-export interface TriggerChangeMessage {
-  /** The process that made the change; it has told its own scheduler already. */
-  origin: string;
-  appId: number;
-}
 
 export interface TriggerChanges {
   /** An app's E2E trigger changed: tells this process's scheduler at once, others via the broker. */
