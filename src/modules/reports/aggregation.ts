@@ -72,6 +72,8 @@ interface RunState {
   flaky: boolean;
   latestAt: string;
   author: string | undefined;
+  /** Whether `author` came from a failing row (it then names who broke the run). */
+  authorFromFailure: boolean;
 }
 
 interface ProjectState {
@@ -184,7 +186,14 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
       if (!run) {
         const index = project.runNumbers.push(runNumber) - 1;
         project.runAuthors.push(undefined);
-        run = { index, passed: true, flaky: false, latestAt: createdAt, author: undefined };
+        run = {
+          index,
+          passed: true,
+          flaky: false,
+          latestAt: createdAt,
+          author: undefined,
+          authorFromFailure: false,
+        };
         project.runs.set(runNumber, run);
       }
       const status = normalised(row.status);
@@ -194,12 +203,12 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
       const flaky = typeof row.flaky_tests === 'number' ? row.flaky_tests > 0 : Number(row.flaky_tests) > 0;
       if (flaky) run.flaky = true;
       if (createdAt > run.latestAt) run.latestAt = createdAt;
-      if (run.author === undefined && counted) {
-        const author = row.commit_author_name;
-        if (typeof author === 'string' && author !== '') {
-          run.author = author.slice(0, 1) + author.slice(1);
-          project.runAuthors[run.index] = run.author;
-        }
+      const author = typeof row.commit_author_name === 'string' ? row.commit_author_name : '';
+      // A failing row's author wins over one taken from a passing row of the same run.
+      if (counted && author !== '' && (run.author === undefined || (failed && !run.authorFromFailure))) {
+        run.author = author.slice(0, 1) + author.slice(1);
+        run.authorFromFailure = failed;
+        project.runAuthors[run.index] = run.author;
       }
       if (typeof row.spec === 'string' && row.spec !== '') {
         const flags =
@@ -210,6 +219,7 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
           epochMsOf(createdAt) - windowStartMs,
           flags,
           durationOf(row.spec_duration),
+          author,
         );
       }
     },
