@@ -30,7 +30,7 @@ describe.each(DIALECTS)('acceptance: status, read_all, sign-in and bad input (%s
       broker: { kind: expect.stringMatching(/^(in-process|redis)$/), status: expect.any(String) },
     });
     expect(Object.keys(data.integrations).sort()).toEqual(['circleci', 'cypress', 'fcm', 'github', 'jira']);
-    for (const integration of Object.values(data.integrations) as Json[]) {
+    for (const integration of Object.values<Json>(data.integrations)) {
       expect(integration).toMatchObject({
         configured: expect.any(Boolean),
         missing: expect.any(Array),
