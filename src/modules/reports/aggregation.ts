@@ -95,32 +95,13 @@ function runNumberOf(value: unknown): number | undefined {
   return undefined;
 }
 
-/** Where `YYYY-MM-DDTHH:mm:ss.sssZ`, the form the service sends, has its separators. */
-const SEPARATORS: readonly [number, number][] = [
-  [4, 45],
-  [7, 45],
-  [10, 84],
-  [13, 58],
-  [16, 58],
-  [19, 46],
-  [23, 90],
-];
-const DIGIT_POSITIONS = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
-
-function isCanonicalInstant(text: string): boolean {
-  if (text.length !== 24) return false;
-  for (const [at, code] of SEPARATORS) if (text.charCodeAt(at) !== code) return false;
-  for (const at of DIGIT_POSITIONS) {
-    const code = text.charCodeAt(at);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
-}
+/** The form the service sends: read digit by digit; anything else goes through Date. */
+const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** Epoch ms of a row's `created_at`, or NaN when it is not an instant. */
 function epochOf(value: unknown): number {
   // Fast path: parsing every row through Date costs more than the rest of the fold together.
-  if (typeof value === 'string' && isCanonicalInstant(value)) return epochMsOf(value);
+  if (typeof value === 'string' && CANONICAL_INSTANT.test(value)) return epochMsOf(value);
   if (typeof value !== 'string' && typeof value !== 'number') return NaN;
   return new Date(value).getTime();
 }
