@@ -104,8 +104,10 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     }
   });
   app.setValidatorCompiler(compileValidator);
-  app.addHook('onSend', async (request, reply) => {
+  // Callback style: this runs on every response, and an async hook costs a promise each time.
+  app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
+    done(null, payload);
   });
 
   registerErrorHandling(app);

@@ -11,6 +11,7 @@ import { createResponseCache } from './http/response-cache.js';
 import { createCypressClient } from './integrations/cypress/cypress-client.js';
 import { createAppsRepository } from './modules/apps/apps.repository.js';
 import { createAppsService } from './modules/apps/apps.service.js';
+import { createTriggerChanges } from './modules/apps/trigger-changes.js';
 import { createJobsModule } from './modules/jobs/jobs.module.js';
 import { createManualRunsModule } from './modules/manual-runs/manual-runs.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
@@ -107,6 +108,7 @@ export function createContainer(infrastructure: Infrastructure) {
   const appsRepository = createAppsRepository(db);
   const reportsRepository = createReportsRepository(db);
   const notifications = createNotificationsModule(deps);
+  const triggerChanges = createTriggerChanges(broker, deps.log);
   const jobs = createJobsModule(deps, { apiBaseUrl: () => apiBaseUrl() });
 
   return {
@@ -115,7 +117,13 @@ export function createContainer(infrastructure: Infrastructure) {
     responseCache: createResponseCache({ ttlMs: config.responseCacheTtlMs, now: infrastructure.clock }),
     notifications,
     apps: {
-      service: createAppsService({ appsRepository, onAppChange: notifications.onAppChange }),
+      service: createAppsService({
+        appsRepository,
+        onAppChange: notifications.onAppChange,
+        onTriggerChange: (appId) => triggerChanges.announce(appId),
+      }),
+      /** Where the schedulers hear of trigger changes made in any process. */
+      triggerChanges,
     },
     todos: { service: createTodosService({ todosRepository: createTodosRepository(db) }) },
     jobs,

@@ -26,7 +26,9 @@ export async function startService(config: Config): Promise<RunningService> {
   const api: ApiRole | undefined = has('api') ? await startApiRole(container) : undefined;
   const worker: ReportWorker | undefined = has('worker') ? await startWorkerRole(container) : undefined;
   const scheduler: Scheduler | undefined = has('scheduler')
-    ? startSchedulerRole(container, { apiBaseUrl: api ? ownBaseUrl(api.app, config) : config.apiBaseUrl })
+    ? await startSchedulerRole(container, {
+        apiBaseUrl: api ? ownBaseUrl(api.app, config) : config.apiBaseUrl,
+      })
     : undefined;
 
   let stopping: Promise<void> | undefined;

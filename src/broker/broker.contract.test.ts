@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { untyped } from '../../test/support/untyped-broker.js';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { redisAvailable, TEST_REDIS_URL } from '../../test/support/services.js';
@@ -81,10 +82,10 @@ describe.each(implementations)('broker contract ($name)', (implementation) => {
     it('delivers a JSON copy of each message to every subscriber until it unsubscribes', async () => {
       const first: unknown[] = [];
       const second: unknown[] = [];
-      const stopFirst = await broker.subscribe('chan', (message) => void first.push(message));
-      await broker.subscribe('chan', (message) => void second.push(message));
+      const stopFirst = await untyped(broker).subscribe('chan', (message) => void first.push(message));
+      await untyped(broker).subscribe('chan', (message) => void second.push(message));
       const message = { date: '2025-03-01', nested: { a: [1, 2] } };
-      await broker.publish('chan', message);
+      await untyped(broker).publish('chan', message);
       await eventually(
         () => second.length,
         (n) => n === 1,
@@ -94,7 +95,7 @@ describe.each(implementations)('broker contract ($name)', (implementation) => {
       expect(first[0]).not.toBe(message);
 
       await stopFirst();
-      await broker.publish('chan', { n: 2 });
+      await untyped(broker).publish('chan', { n: 2 });
       await eventually(
         () => second.length,
         (n) => n === 2,
@@ -107,10 +108,10 @@ describe.each(implementations)('broker contract ($name)', (implementation) => {
       const other = make(`${namespace}other:`);
       extra.push(other);
       const seen: unknown[] = [];
-      await other.subscribe('chan', (message) => void seen.push(message));
+      await untyped(other).subscribe('chan', (message) => void seen.push(message));
       const own: unknown[] = [];
-      await broker.subscribe('chan', (message) => void own.push(message));
-      await broker.publish('chan', { x: 1 });
+      await untyped(broker).subscribe('chan', (message) => void own.push(message));
+      await untyped(broker).publish('chan', { x: 1 });
       await eventually(
         () => own.length,
         (n) => n === 1,
@@ -121,12 +122,12 @@ describe.each(implementations)('broker contract ($name)', (implementation) => {
 
     it('survives a handler that throws', async () => {
       const seen: unknown[] = [];
-      await broker.subscribe('chan', () => {
+      await untyped(broker).subscribe('chan', () => {
         throw new Error('handler failure');
       });
-      await broker.subscribe('chan', (message) => void seen.push(message));
-      await broker.publish('chan', 1);
-      await broker.publish('chan', 2);
+      await untyped(broker).subscribe('chan', (message) => void seen.push(message));
+      await untyped(broker).publish('chan', 1);
+      await untyped(broker).publish('chan', 2);
       expect(
         await eventually(
           () => seen.length,
@@ -360,7 +361,7 @@ describe.runIf(redisAvailable)('redis broker specifics', () => {
   it('rejects a publish after the retry policy when Redis does not answer', async () => {
     const broker = createRedisBroker({ url: 'redis://127.0.0.1:1', namespace, onError: () => undefined });
     const started = Date.now();
-    await expect(broker.publish('chan', {})).rejects.toThrow();
+    await expect(untyped(broker).publish('chan', {})).rejects.toThrow();
     await expect(broker.ping()).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(5000);
     await broker.close();

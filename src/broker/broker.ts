@@ -1,19 +1,38 @@
 /**
  * The broker contract shared by the in-process implementation (embedded default) and the Redis
- * one (REDIS_URL). Channel and key names are the spec's (`e2e:report:generate`, …); a non-empty
- * `namespace` prefixes every key and channel, which only tests use to stay isolated.
- *
- * This file holds the publish/subscribe part every module needs. The report work queue
- * (queue, in-flight, retry set, dead letters) extends it in the report pipeline.
+ * one (REDIS_URL): a generic, typed publish/subscribe (`PubSub`, its channels and payloads listed
+ * in `channels.ts`) and, next to it on the same connection, the report work queue
+ * (`report-queue.ts`). Channel and key names are the spec's; a non-empty `namespace` prefixes
+ * every key and channel, which only tests use to stay isolated.
+ */
+import type { Channel, ChannelMessages } from './channels.js';
+import type { ReportQueue } from './report-queue.js';
+
+export { CHANNELS, type Channel, type ChannelMessages } from './channels.js';
+export {
+  type DeadLetterEntry,
+  type QueueStats,
+  type ReportKeys,
+  type ReportQueue,
+  reportKeys,
+} from './report-queue.js';
+
+/**
+ * Receives what arrived on a channel. Anyone with access to Redis can publish, so the message is
+ * `unknown` here: a subscriber checks it against its `ChannelMessages` entry before use.
  */
 export type MessageHandler = (message: unknown) => void | Promise<void>;
 
-export interface Broker {
+/** Publish/subscribe over the channels of the catalogue, plus the one-claimer primitive. */
+export interface PubSub {
   readonly kind: 'in-process' | 'redis';
-  /** Publishes a JSON-serialisable message; rejects (after the retry policy) when the broker is down. */
-  publish(channel: string, message: unknown): Promise<void>;
-  /** Subscribes; the returned function unsubscribes. Handler errors are logged, never thrown back. */
-  subscribe(channel: string, handler: MessageHandler): Promise<() => Promise<void>>;
+  /** Publishes a message of the channel's type; rejects (after the retry policy) when the broker is down. */
+  publish<C extends Channel>(channel: C, message: ChannelMessages[C]): Promise<void>;
+  /**
+   * Subscribes; the returned function unsubscribes. Handler errors are logged, never thrown back.
+   * Never rejects because the broker is down: the subscription takes effect when it answers.
+   */
+  subscribe(channel: Channel, handler: MessageHandler): Promise<() => Promise<void>>;
   /**
    * True for exactly one caller per key until `ttlMs` passes: lets every subscriber of a
    * channel agree on the single one that acts on a message.
@@ -21,107 +40,16 @@ export interface Broker {
   claimOnce(key: string, ttlMs: number): Promise<boolean>;
   /** Resolves when the broker answers (health check). */
   ping(): Promise<void>;
-  /** The report work queue living on the same broker (decisions §11). */
-  readonly reportQueue: ReportQueue;
   close(): Promise<void>;
+}
+
+/** The process's broker: the pub/sub and the report work queue on the same connection. */
+export interface Broker extends PubSub {
+  /** The report work queue (docs/contract-notes.md, "Report processing"). */
+  readonly reportQueue: ReportQueue;
 }
 
 export interface BrokerOptions {
   /** Prefix of every key and channel; '' (production) keeps the spec's exact names. */
   namespace?: string;
 }
-
-/** The dead-letter entry of the spec ("Dead-letter entry"). */
-export interface DeadLetterEntry {
-  /** The original payload, as published (without `retryCount`). */
-  message: string;
-  error: string;
-  errorStack: string;
-  retryCount: number;
-  date: string;
-  /** Time of the final failure. */
-  timestamp: string;
-}
-
-export interface QueueStats {
-  queued: number;
-  inFlight: number;
-  scheduledRetries: number;
-  deadLetters: number;
-  /** Age of the oldest message still waiting in the queue; null when it is empty or unknown. */
-  oldestAgeMs: number | null;
-  /**
-   * Reports found stuck in `pending` (their request lost, e.g. by a broker restart without
-   * persistence) and republished by the sweep, counted since the broker's data began.
-   */
-  staleRepublished: number;
-}
-
-/**
- * The work queue behind `e2e:report:generate`: queue → per-worker in-flight list (atomic move) →
- * done, retry set (due time) or dead-letter list. Messages are opaque strings (the JSON payload).
- */
-export interface ReportQueue {
-  /**
-   * Appends a message unless one with the same `dedupKey` was appended within `dedupWindowMs`
-   * (every subscriber of the channel receives the same publish). Returns whether it was added.
-   */
-  enqueue(payload: string, dedupKey?: string, dedupWindowMs?: number): Promise<boolean>;
-  /** Moves the oldest message into `workerId`'s in-flight list; undefined when none came in `waitMs`. */
-  take(workerId: string, waitMs: number): Promise<string | undefined>;
-  /** Drops a finished message from the worker's in-flight list. */
-  complete(workerId: string, payload: string): Promise<void>;
-  /**
-   * Moves an in-flight message to the retry set as `retryPayload`, due at `dueAtMs` (one step).
-   * Does nothing when the message is no longer in this worker's in-flight list (recovered).
-   */
-  retryLater(workerId: string, payload: string, retryPayload: string, dueAtMs: number): Promise<void>;
-  /** Moves an in-flight message to the dead-letter list as `entry` (one step; same rule). */
-  deadLetter(workerId: string, payload: string, entry: DeadLetterEntry): Promise<void>;
-  /** Moves retries that are due into the queue; returns how many. */
-  promoteDueRetries(nowMs: number): Promise<number>;
-  /** Declares the worker alive for `ttlMs` more. */
-  heartbeat(workerId: string, ttlMs: number): Promise<void>;
-  /** Re-queues the in-flight messages of workers whose heartbeat expired; returns how many. */
-  recoverAbandoned(): Promise<number>;
-  /** A worker leaving cleanly: re-queues whatever it still holds and forgets it. */
-  retire(workerId: string): Promise<void>;
-  /** Mutual exclusion by name (a date): true when `owner` now holds it for `ttlMs`. */
-  acquireLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
-  /** Extends a held lock; false when `owner` no longer holds it. */
-  extendLock(name: string, owner: string, ttlMs: number): Promise<boolean>;
-  releaseLock(name: string, owner: string): Promise<void>;
-  stats(nowMs: number): Promise<QueueStats>;
-  /** Adds to the count of stale pending reports republished (shown by `stats`). */
-  countStaleRepublished(count: number): Promise<void>;
-  /** Newest first. */
-  deadLetters(limit: number): Promise<DeadLetterEntry[]>;
-  /** Re-enqueues the message of every dead letter and empties the list; returns how many. */
-  replayDeadLetters(): Promise<number>;
-}
-
-/** Key and channel names; `namespace` '' gives the spec's names (decisions §11). */
-export function reportKeys(namespace = '') {
-  const base = `${namespace}e2e:report:`;
-  return {
-    channel: `${namespace}${CHANNELS.reportGenerate}`,
-    queue: `${base}queue`,
-    retry: `${base}retry`,
-    failed: `${base}failed`,
-    enqueuedAt: `${base}enqueued_at`,
-    workers: `${base}workers`,
-    processing: (workerId: string) => `${base}processing:${workerId}`,
-    alive: (workerId: string) => `${base}worker:${workerId}`,
-    lock: (name: string) => `${base}lock:${name}`,
-    staleRepublished: `${base}stale_republished`,
-    dedup: (key: string) => `${base}dedup:${key}`,
-    claim: (key: string) => `${namespace}claim:${key}`,
-  };
-}
-
-export type ReportKeys = ReturnType<typeof reportKeys>;
-
-export const CHANNELS = {
-  reportGenerate: 'e2e:report:generate',
-  notificationCreate: 'notification:create',
-} as const;

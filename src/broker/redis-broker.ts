@@ -62,6 +62,12 @@ export function createRedisBroker(options: RedisBrokerOptions): Broker {
     if (subscriber) return subscriber;
     subscriber = command.duplicate();
     subscriber.on('error', onError);
+    // Channels whose SUBSCRIBE failed (Redis absent at boot) are known only here, not to ioredis'
+    // own re-subscription: (re)subscribe every wanted channel each time the connection is ready.
+    subscriber.on('ready', () => {
+      const channels = [...handlers.keys()];
+      if (channels.length > 0) subscriber?.subscribe(...channels).catch(onError);
+    });
     subscriber.on('message', (channel: string, text: string) => {
       let message: unknown = text;
       try {
@@ -180,12 +186,16 @@ export function createRedisBroker(options: RedisBrokerOptions): Broker {
       const set = handlers.get(name) ?? new Set<MessageHandler>();
       handlers.set(name, set);
       set.add(handler);
-      if (set.size === 1) await connection.subscribe(name);
+      if (set.size === 1) {
+        // Redis down: the handler stays registered and the channel is subscribed once Redis
+        // answers, so a process boots (and later resumes) without it.
+        await connection.subscribe(name).catch(onError);
+      }
       return async () => {
         set.delete(handler);
         if (set.size === 0) {
           handlers.delete(name);
-          await connection.unsubscribe(name);
+          await connection.unsubscribe(name).catch(onError);
         }
       };
     },

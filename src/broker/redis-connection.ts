@@ -1,4 +1,9 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis, RedisOptions } from 'ioredis';
+
+// ioredis is loaded when the first connection is made: a process without REDIS_URL never needs it.
+const require = createRequire(import.meta.url);
+let RedisClient: typeof Redis | undefined;
 
 /**
  * Broker connection policy of the spec: each command is retried at most 3 times, 50 ms × attempt
@@ -10,7 +15,8 @@ export const BROKER_RETRY_POLICY = {
 } as const;
 
 export function createRedisConnection(url: string, options: RedisOptions = {}): Redis {
-  return new Redis(url, {
+  RedisClient ??= (require('ioredis') as typeof import('ioredis')).Redis;
+  return new RedisClient(url, {
     maxRetriesPerRequest: BROKER_RETRY_POLICY.maxRetriesPerRequest,
     retryStrategy: BROKER_RETRY_POLICY.retryDelayMs,
     enableReadyCheck: true,

@@ -171,10 +171,13 @@ export function reportsGroup(client: Caller) {
     summary: (date: string) =>
       client.call<Static<typeof SummaryResponse>>('GET', `/api/e2e_reports/${encodeURIComponent(date)}`),
     summaryWithDetails: (date: string) =>
-      client.call<Static<typeof SummaryWithDetailsResponse> & { data: { details: ReportDetail[] } }>(
-        'GET',
-        `/api/e2e_reports/${encodeURIComponent(date)}/details`,
-      ),
+      client.call<{
+        success: true;
+        data: {
+          summary: Static<typeof SummaryWithDetailsResponse>['data']['summary'];
+          details: ReportDetail[];
+        };
+      }>('GET', `/api/e2e_reports/${encodeURIComponent(date)}/details`),
     trends: (days?: number) =>
       client.call<Static<typeof TrendsResponse>>('GET', '/api/e2e_reports/trends', { query: { days } }),
     queue: () => client.call<Static<typeof QueueStatusResponse>>('GET', '/api/e2e_reports/queue'),

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type { Pool } from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -24,7 +24,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   const tracked = trackWrites(
     config.dialect === 'sqlite'
       ? new SqliteDialect({ database: openSqlite(config.filename) })
-      : new PostgresDialect({ pool: openPostgresPool(config.connectionString) }),
+      : new PostgresDialect({ pool: () => openPostgresPool(config.connectionString) }),
   );
   const db = new Kysely<Database>({ dialect: tracked.dialect });
   return {
@@ -40,7 +40,9 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   };
 }
 
-function openPostgresPool(connectionString: string): pg.Pool {
+/** The driver is loaded with the first query, so a SQLite deployment never loads it. */
+async function openPostgresPool(connectionString: string): Promise<Pool> {
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
   // An idle pooled connection that the server ends (restart, failover, admin command) is reported
   // on the pool; unhandled, that event would crash the process. The pool drops the connection and

@@ -1,18 +1,11 @@
-import type { Broker } from '../broker/broker.js';
+import { type Broker, CHANNELS } from '../broker/broker.js';
+import type { CacheInvalidationMessage } from '../broker/channels.js';
 import type { WriteEvents } from '../db/write-tracking.js';
 import type { ResponseCache } from './response-cache.js';
 
-/** Broker channel carrying the tables written by one process to the caches of the others. */
-export const CACHE_INVALIDATION_CHANNEL = 'cache:invalidate';
-
-interface InvalidationMessage {
-  origin: string;
-  tables: string[];
-}
-
-function isInvalidationMessage(message: unknown): message is InvalidationMessage {
+function isInvalidationMessage(message: unknown): message is CacheInvalidationMessage {
   if (typeof message !== 'object' || message === null) return false;
-  const { origin, tables } = message as Partial<InvalidationMessage>;
+  const { origin, tables } = message as Partial<CacheInvalidationMessage>;
   return (
     typeof origin === 'string' && Array.isArray(tables) && tables.every((table) => typeof table === 'string')
   );
@@ -30,8 +23,8 @@ export function shareWrites(writes: WriteEvents, broker: Broker): () => void {
   const flush = () => {
     const tables = [...(pending ?? [])];
     pending = undefined;
-    const message: InvalidationMessage = { origin: writes.source, tables };
-    broker.publish(CACHE_INVALIDATION_CHANNEL, message).catch(() => undefined);
+    const message: CacheInvalidationMessage = { origin: writes.source, tables };
+    broker.publish(CHANNELS.cacheInvalidate, message).catch(() => undefined);
   };
   return writes.onWrite((tables) => {
     if (!pending) {
@@ -54,7 +47,7 @@ export async function connectResponseCache(
   const stopLocal = sources.writes.onWrite((tables) => cache.invalidate(tables));
   const stopRemote =
     sources.broker && sources.broker.kind !== 'in-process'
-      ? await sources.broker.subscribe(CACHE_INVALIDATION_CHANNEL, (message) => {
+      ? await sources.broker.subscribe(CHANNELS.cacheInvalidate, (message) => {
           if (isInvalidationMessage(message) && message.origin !== sources.writes.source) {
             cache.invalidate(message.tables);
           }

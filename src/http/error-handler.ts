@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isBrokerUnavailable } from '../broker/broker-errors.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import {
   AppError,
@@ -96,6 +97,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       } else if (isDatabaseUnavailable(rawError)) {
         // A database restarting or locked: the request may succeed later, so say so (503).
         error = new ServiceUnavailableError('The database is unavailable; try again shortly');
+      } else if (isBrokerUnavailable(rawError)) {
+        // Redis unreachable: routes that need the broker answer 503 while the rest keep working.
+        error = new ServiceUnavailableError('The message broker is unavailable; try again shortly');
       } else if (rawError.statusCode && rawError.statusCode >= 400 && rawError.statusCode < 500) {
         error = new (class extends AppError {
           readonly statusCode = rawError.statusCode as number;

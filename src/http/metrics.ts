@@ -103,9 +103,10 @@ export function createMetrics(): Metrics {
 
 /** HTTP durations by route pattern (not the raw URL, which keeps label cardinality bounded). */
 export function observeHttpDurations(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.observeHttp(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 }
 

@@ -172,7 +172,7 @@ function isEchoable(value: unknown): boolean {
   return typeof value === 'number' || typeof value === 'boolean' || value === null;
 }
 
-/** A `PUT` whose body holds none of the updatable fields is an empty body (decisions §4). */
+/** A `PUT` whose body holds none of the updatable fields is an empty body (docs/contract-notes.md, "Validation"). */
 export function requireSomeField(body: object, fields: readonly string[]): void {
   if (!fields.some((field) => (body as Record<string, unknown>)[field] !== undefined)) {
     throw ValidationError.single(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHANNELS, type Broker } from '../broker/broker.js';
+import { type Broker, type Channel, CHANNELS } from '../broker/broker.js';
 import { createInProcessBroker } from '../broker/in-process-broker.js';
 import { startLiveServer, type LiveServer } from '../../test/support/live-server.js';
 import { fakeJiraIssue, startFakeJira, type FakeJira } from '../../test/fakes/fake-jira.js';
@@ -13,7 +13,7 @@ import { createJobsApi } from './jobs-api.js';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** A real in-process broker in its own namespace, with everything published on a channel recorded. */
-async function recordingBroker(channel: string) {
+async function recordingBroker(channel: Channel) {
   const broker = createInProcessBroker({ namespace: `jobs-test-${randomUUID()}:` });
   const received: unknown[] = [];
   await broker.subscribe(channel, (message) => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { CHANNELS, type Broker } from '../broker/broker.js';
+import type { NotificationCreateMessage } from '../broker/channels.js';
 import type { Config } from '../config/config.js';
 import type { JobName } from '../modules/jobs/jobs.schema.js';
-import type { NotificationInput } from '../modules/notifications/notification-sink.js';
 
 /**
  * What the jobs need from the API, as narrow functions. `createJobsApi` (jobs-api.ts) backs them
@@ -49,7 +49,7 @@ export function manualTestingMessage(count: number): string {
   return `${count} tickets need manual testing`;
 }
 
-/** The four jobs of decisions §14, with the schedules in force (defaults or override variables). */
+/** The four jobs (docs/contract-notes.md, "Scheduled jobs"), with the schedules in force (defaults or override variables). */
 export function createJobs(config: Pick<Config, 'jobs'>, deps: JobDeps): Record<JobName, JobDefinition> {
   const now = deps.now ?? (() => new Date());
   const newRequestId = deps.newRequestId ?? randomUUID;
@@ -78,7 +78,7 @@ export function createJobs(config: Pick<Config, 'jobs'>, deps: JobDeps): Record<
         const { total, keys } = await deps.api.fetchManualQaTickets();
         if (total === 0) return { count: 0, notified: false };
         // requestId: subscribers de-duplicate on it, so two runs are two reminders, not one.
-        const notification: NotificationInput & { requestId: string } = {
+        const notification: NotificationCreateMessage & { requestId: string } = {
           title: 'Manual testing reminder',
           message: manualTestingMessage(total),
           type: 'info',

@@ -111,7 +111,15 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
   let refreshTimer: NodeJS.Timeout | undefined;
   const refreshMs = deps.appRefreshMs ?? 60_000;
 
-  async function refreshAppTriggers() {
+  // Re-reads run one after another: a change announced during a read gets a read of its own.
+  let latestRefresh: Promise<void> = Promise.resolve();
+  function refreshAppTriggers(): Promise<void> {
+    const next = latestRefresh.catch(() => undefined).then(readAppTriggers);
+    latestRefresh = next;
+    return next;
+  }
+
+  async function readAppTriggers() {
     const source = deps.appTriggers;
     if (!source || stopped) return;
     const apps = await source.listApps();

@@ -11,10 +11,10 @@ import { createMemoryTickLock, createRedisTickLock } from '../jobs/tick-lock.js'
  * scheduler processes (Redis lock with REDIS_URL, in-process guard otherwise). The jobs reach the
  * API at `apiBaseUrl` (this process's own listener, or API_BASE_URL, e.g. the load balancer).
  */
-export function startSchedulerRole(
+export async function startSchedulerRole(
   container: Container,
   options: { apiBaseUrl: string; appRefreshMs?: number },
-): Scheduler {
+): Promise<Scheduler> {
   const { config, log } = container;
   // Patient: a scheduler may start before the API, or tick while an API process restarts.
   const client = new DashboardClient({
@@ -27,7 +27,7 @@ export function startSchedulerRole(
   const api = createJobsApi(() => client);
   const jobs = createJobs(config, { broker: container.broker, api, timezone: config.jobs.timezone });
   const logger = log.child({ role: 'scheduler' });
-  return startScheduler({
+  const scheduler = startScheduler({
     jobs: Object.values(jobs),
     timezone: config.jobs.timezone,
     lock: container.redis
@@ -38,4 +38,17 @@ export function startSchedulerRole(
     appTriggers: api,
     ...(options.appRefreshMs !== undefined ? { appRefreshMs: options.appRefreshMs } : {}),
   });
+  // A saved trigger takes effect at once; the periodic re-read stays as the safety net.
+  const stopListening = await container.apps.triggerChanges.listen(() => {
+    scheduler.refreshAppTriggers().catch((error: unknown) => {
+      logger.warn({ err: error }, 'could not re-read the apps after a trigger change');
+    });
+  });
+  return {
+    ...scheduler,
+    async stop(graceMs) {
+      await stopListening();
+      await scheduler.stop(graceMs);
+    },
+  };
 }

@@ -1,4 +1,4 @@
-/** Closed list of validation detail codes (decisions §4). */
+/** Closed list of validation detail codes (docs/contract-notes.md, "Validation"). */
 export type DetailCode =
   | 'REQUIRED_FIELD'
   | 'EMPTY_FIELD'

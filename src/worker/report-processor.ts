@@ -50,7 +50,7 @@ const messageObject = (payload: string) => JSON.parse(payload) as Record<string,
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The worker side of decisions §11: subscribes to `e2e:report:generate` (enqueueing each message
+ * The worker side of report processing (docs/contract-notes.md, "Report processing"): subscribes to `e2e:report:generate` (enqueueing each message
  * once), takes one message at a time into its in-flight list, regenerates the date under a lock,
  * schedules retries (5/10/20 s), dead-letters after the third, keeps its heartbeat so its in-flight
  * message is recovered by others if it dies, and finishes the current message on stop.

@@ -106,6 +106,9 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('first run, bare start (n
 
   it('Applications offers "Run E2E" only on the app whose trigger is enabled', async () => {
     await expectRunButtonOnlyOnTriggeredApp(page, stack.baseUrl);
+    const shop = page.getByRole('row', { name: /Shop web/ });
+    await waitText(shop.locator('td[data-label="Last E2E result"]'), /No ready report yet/);
+    await waitText(shop.locator('td[data-label="Last manual run"]'), /None yet/);
     await screens(page, 'apps-bare');
   }, 90_000);
 });
@@ -150,5 +153,32 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('first run, seeded start 
 
   it('Applications offers "Run E2E" only on the app whose trigger is enabled', async () => {
     await expectRunButtonOnlyOnTriggeredApp(page, stack.baseUrl);
+  }, 90_000);
+
+  it('Applications shows the last E2E result from the report apart from the last manual run', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    stack.cypress.rows = [1, 2, 3].map((run) => ({
+      project_name: 'Shop web',
+      run_number: run,
+      created_at: `${today}T0${run}:00:00.000Z`,
+      status: run === 3 ? 'failed' : 'passed',
+      spec: 'cypress/e2e/cart.cy.ts',
+      total_tests: 4,
+      pass_tests: run === 3 ? 3 : 4,
+      fail_tests: run === 3 ? 1 : 0,
+      flaky_tests: 0,
+    }));
+    await stack.api(`/api/e2e_run_report?date=${today}&force=true`);
+    await expect
+      .poll(async () => (await stack.api(`/api/e2e_run_report?date=${today}`)).status, { timeout: 30_000 })
+      .toBe(200);
+    await openSignedIn(page, stack.baseUrl, '/apps');
+    const shop = page.getByRole('row', { name: /Shop web/ });
+    const result = shop.locator('td[data-label="Last E2E result"]');
+    await waitText(result, /failed[\s\S]*3 runs in the report of/);
+    expect(await result.getByRole('link').getAttribute('href')).toBe(`/apps/1/report?date=${today}`);
+    await waitText(shop.locator('td[data-label="Last manual run"]'), /None yet/);
+    await waitText(page.getByRole('row', { name: /Back office/ }), /Not in the latest report/);
+    await screens(page, 'apps-seeded');
   }, 90_000);
 });

@@ -66,6 +66,8 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('report state and links, 
   it('keeps the last ready figures, dimmed, with the progress while the report regenerates', async () => {
     await openSignedIn(page, stack.baseUrl, '/');
     await waitText(table(page), /Shop web[\s\S]*50\.0%/);
+    // The success-rate bar takes its colour from the rate: 50% is below the 70% warning line.
+    expect(await table(page).locator('.rate-bar').getAttribute('class')).toBe('rate-bar rate-bad');
     stack.cypress.delayMs = 3000;
     await page.getByRole('button', { name: 'Regenerate' }).click();
     await page.getByRole('progressbar', { name: 'Report generation in progress' }).waitFor({ timeout: STEP });

@@ -12,7 +12,7 @@ import { postgresAvailable, redisAvailable, TEST_REDIS_URL } from '../support/se
 import { TEST_KEY } from '../support/test-app.js';
 
 /**
- * The scale-out deployment of decisions §1, for real: the Procfile's api, worker and scheduler
+ * The scale-out deployment (docs/contract-notes.md, "Deployment and roles"), for real: the Procfile's api, worker and scheduler
  * commands, two processes of each, on one PostgreSQL database and one Redis. Redis is shared with
  * other test suites, so everything here lives in its own database index and key/channel namespace.
  */

@@ -1,7 +1,7 @@
 import { ExternalServiceError } from '../../shared/errors.js';
 import { type CallOutcomes, reportingOutcome, UNTRACKED } from '../call-outcomes.js';
 
-/** Manual-run statuses (decisions §7): the first four block a new trigger of the same app. */
+/** Manual-run statuses (docs/contract-notes.md, "Manual E2E runs"): the first four block a new trigger of the same app. */
 export const ACTIVE_RUN_STATUSES = ['created', 'running', 'on_hold', 'failing'] as const;
 export const RUN_STATUSES = [...ACTIVE_RUN_STATUSES, 'failed', 'success'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];

@@ -8,7 +8,7 @@ import StreamArray from 'stream-json/streamers/StreamArray.js';
 import { ExternalServiceError } from '../../shared/errors.js';
 import { type CallOutcomes, UNTRACKED } from '../call-outcomes.js';
 
-/** Largest number of `projects` parameters in one request (decisions §11). */
+/** Largest number of `projects` parameters in one request (docs/contract-notes.md, "Report processing"). */
 export const PROJECTS_PER_REQUEST = 50;
 
 const SERVICE = 'test-results service';

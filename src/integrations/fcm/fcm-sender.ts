@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { JWT } from 'google-auth-library';
+import type { JWT } from 'google-auth-library';
 import { GOOGLE_TOKEN_URI, type ServiceAccount } from './fcm-credentials.js';
 import { type CallOutcomes, UNTRACKED } from '../call-outcomes.js';
 import { classifyFcmError, parseRetryAfter } from './fcm-errors.js';
@@ -61,30 +61,39 @@ export function createFcmSender(options: FcmSenderOptions) {
 
   // google-auth-library signs the JWT and caches the access token until shortly before expiry.
   // Its JWT flow always targets Google's token endpoint, so the `token_uri` of the credentials is
-  // honoured by overriding the audience claim and redirecting that one request.
-  const jwt = new JWT({
-    email: account.clientEmail,
-    key: account.privateKey,
-    scopes: [FCM_SCOPE],
-    transporterOptions: { timeout: options.timeoutMs },
-    ...(account.tokenUri !== GOOGLE_TOKEN_URI ? { additionalClaims: { aud: account.tokenUri } } : {}),
-  });
-  if (account.tokenUri !== GOOGLE_TOKEN_URI) {
-    jwt.transporter.interceptors.request.add({
-      resolved: async (request) => {
-        if (request.url.href === GOOGLE_TOKEN_URI) request.url = new URL(account.tokenUri);
-        return request;
-      },
+  // honoured by overriding the audience claim and redirecting that one request. The library is
+  // loaded with the first token request: a process that never pushes does not pay for it.
+  let signer: JWT | undefined;
+  let loading: Promise<JWT> | undefined;
+  const loadSigner = async (): Promise<JWT> => {
+    const { JWT } = await import('google-auth-library');
+    const jwt = new JWT({
+      email: account.clientEmail,
+      key: account.privateKey,
+      scopes: [FCM_SCOPE],
+      transporterOptions: { timeout: options.timeoutMs },
+      ...(account.tokenUri !== GOOGLE_TOKEN_URI ? { additionalClaims: { aud: account.tokenUri } } : {}),
     });
-  }
+    if (account.tokenUri !== GOOGLE_TOKEN_URI) {
+      jwt.transporter.interceptors.request.add({
+        resolved: async (request) => {
+          if (request.url.href === GOOGLE_TOKEN_URI) request.url = new URL(account.tokenUri);
+          return request;
+        },
+      });
+    }
+    signer = jwt;
+    return jwt;
+  };
 
   /** Set by a 429: no request leaves before this time. */
   let pausedUntil = 0;
   let tokenRequest: Promise<string> | undefined;
   /** One token request at a time, however many sends ask for it together. */
   function accessToken(): Promise<string> {
-    tokenRequest ??= jwt
-      .getAccessToken()
+    loading ??= loadSigner();
+    tokenRequest ??= loading
+      .then((jwt) => jwt.getAccessToken())
       .then(({ token }) => {
         if (!token) throw new Error('the token endpoint returned no access_token');
         return token;
@@ -101,7 +110,9 @@ export function createFcmSender(options: FcmSenderOptions) {
    * throw away the token fetched by the previous one.
    */
   function forgetAccessToken(refused: string): void {
-    if (jwt.credentials.access_token === refused) jwt.credentials = { ...jwt.credentials, expiry_date: 1 };
+    if (signer?.credentials.access_token === refused) {
+      signer.credentials = { ...signer.credentials, expiry_date: 1 };
+    }
   }
 
   function backoff(retry: number, retryAfterMs: number | undefined): number {

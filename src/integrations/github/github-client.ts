@@ -1,4 +1,4 @@
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 import type { Config } from '../../config/config.js';
 import { ExternalServiceError } from '../../shared/errors.js';
 import { type CallOutcomes, UNTRACKED } from '../call-outcomes.js';
@@ -173,7 +173,14 @@ export function createGitHubClient(
   outcomes: CallOutcomes = UNTRACKED,
 ): GitHubClient {
   const timeoutMs = config.externalTimeoutMs;
-  const octokit = new Octokit({
+  // Octokit (several MiB once loaded) is imported on the first call: a process that never reads a
+  // pull request, or runs without the API role, does not pay for it.
+  let octokit: Promise<Octokit> | undefined;
+  const connect = async (): Promise<Octokit> => {
+    const { Octokit } = await import('@octokit/rest');
+    return new Octokit(octokitOptions);
+  };
+  const octokitOptions: ConstructorParameters<typeof Octokit>[0] = {
     baseUrl: config.github.apiUrl.replace(/\/+$/, ''),
     ...(config.github.token ? { auth: config.github.token } : {}),
     userAgent: 'e2e-dashboard-service',
@@ -185,12 +192,15 @@ export function createGitHubClient(
       warn: (message: string) => log.warn(`github: ${message}`),
       error: (message: string) => log.debug(`github: ${message}`),
     },
-  });
+  };
 
   return {
     async getPullRequest(owner, repo, number, etag) {
       try {
-        const response = await octokit.rest.pulls.get({
+        octokit ??= connect();
+        const response = await (
+          await octokit
+        ).rest.pulls.get({
           owner,
           repo,
           pull_number: number,

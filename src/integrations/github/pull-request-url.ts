@@ -23,7 +23,7 @@ export function webBaseOf(apiUrl: string): string {
   return isPublicGitHub(apiUrl) ? PUBLIC_WEB : new URL(apiUrl).origin;
 }
 
-/** The page origins accepted for new pull requests (decisions §9). */
+/** The page origins accepted for new pull requests (docs/contract-notes.md, "Pull-request URLs"). */
 export function acceptedOrigins(apiUrl: string): string[] {
   return isPublicGitHub(apiUrl) ? [PUBLIC_WEB] : [PUBLIC_WEB, webBaseOf(apiUrl)];
 }

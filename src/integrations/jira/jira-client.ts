@@ -2,7 +2,7 @@ import { ExternalServiceError } from '../../shared/errors.js';
 import { type CallOutcomes, reportingOutcome, UNTRACKED } from '../call-outcomes.js';
 import type { JiraSettings } from './jira-config.js';
 
-/** The issue fields requested from Jira (decisions §13). */
+/** The issue fields requested from Jira (docs/contract-notes.md, "Tracker"). */
 export const JIRA_FIELDS = 'summary,status,created,updated,assignee,reporter,labels,priority,parent';
 export const MAX_ISSUES = 500;
 const PAGE_SIZE = 100;

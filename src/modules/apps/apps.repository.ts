@@ -112,7 +112,7 @@ export function createAppsRepository(db: Db) {
 
     /**
      * Deletes the app (its report details and manual runs go with it through foreign keys) and
-     * recomputes the totals of every summary it appeared in, in one transaction (decisions §6).
+     * recomputes the totals of every summary it appeared in, in one transaction (docs/contract-notes.md, "Applications").
      */
     async delete(id: number): Promise<AppRow | undefined> {
       if (!isStorableId(id)) return undefined;

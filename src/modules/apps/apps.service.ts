@@ -17,6 +17,8 @@ export interface AppsServiceDeps {
   appsRepository: AppsRepository;
   /** Told about changes worth an `app_update` notification; never allowed to fail the request. */
   onAppChange?: (change: AppChange, app: ApplicationDetails) => void;
+  /** Told when an app's E2E trigger may have changed (created with one, edited, deleted). */
+  onTriggerChange?: (appId: number) => void;
 }
 
 export function toLastRun(run: ManualRunRow): LastApplicationRun {
@@ -61,7 +63,7 @@ function toWrite(body: UpdateAppBody): Partial<AppWrite> {
   };
 }
 
-export function createAppsService({ appsRepository, onAppChange }: AppsServiceDeps) {
+export function createAppsService({ appsRepository, onAppChange, onTriggerChange }: AppsServiceDeps) {
   const notFound = (id: number) => new NotFoundError(`Application ${id} not found`);
 
   async function withStats(rows: AppRow[]): Promise<ApplicationDetails[]> {
@@ -77,6 +79,13 @@ export function createAppsService({ appsRepository, onAppChange }: AppsServiceDe
       onAppChange?.(change, app);
     } catch {
       // A notification problem must never undo or fail the change itself.
+    }
+  };
+  const triggerChanged = (appId: number) => {
+    try {
+      onTriggerChange?.(appId);
+    } catch {
+      // The schedulers' periodic re-read still picks the change up.
     }
   };
 
@@ -105,6 +114,7 @@ export function createAppsService({ appsRepository, onAppChange }: AppsServiceDe
       });
       const app = toApplicationDetails(row, undefined);
       announce('created', app);
+      if (row.e2e_trigger_configuration !== null) triggerChanged(app.id);
       return app;
     },
 
@@ -115,6 +125,7 @@ export function createAppsService({ appsRepository, onAppChange }: AppsServiceDe
       if (!row) throw notFound(id);
       const [app] = await withStats([row]);
       if (fromDbBoolean(before.watching) !== fromDbBoolean(row.watching)) announce('watching_changed', app!);
+      if (before.e2e_trigger_configuration !== row.e2e_trigger_configuration) triggerChanged(id);
       return app!;
     },
 
@@ -122,6 +133,7 @@ export function createAppsService({ appsRepository, onAppChange }: AppsServiceDe
       const row = await appsRepository.delete(id);
       if (!row) throw notFound(id);
       announce('deleted', toApplicationDetails(row, undefined));
+      if (row.e2e_trigger_configuration !== null) triggerChanged(id);
     },
   };
 }

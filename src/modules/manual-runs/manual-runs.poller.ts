@@ -14,7 +14,7 @@ export interface ManualRunPoller {
 }
 
 /**
- * Keeps manual-run statuses current (decisions §7): every `intervalMs` the runs that are not
+ * Keeps manual-run statuses current (docs/contract-notes.md, "Manual E2E runs"): every `intervalMs` the runs that are not
  * finished are read back from CircleCI. API requests never call CircleCI for a status.
  */
 export function createManualRunPoller(deps: {

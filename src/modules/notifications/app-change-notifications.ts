@@ -2,7 +2,7 @@ import type { AppChange } from '../apps/apps.service.js';
 import type { ApplicationDetails } from '../apps/apps.schema.js';
 import type { NotificationInput } from './notification-sink.js';
 
-/** The `app_update` notification for a change of the application list (decisions §12). */
+/** The `app_update` notification for a change of the application list (docs/contract-notes.md, "Notifications"). */
 export function appUpdateNotification(change: AppChange, app: ApplicationDetails): NotificationInput {
   const data = { appId: app.id, appName: app.name, changeType: change };
   switch (change) {

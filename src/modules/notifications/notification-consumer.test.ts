@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../test/support/databases.js';
 import { redisAvailable, TEST_REDIS_URL } from '../../../test/support/services.js';
 import { testConfig } from '../../../test/support/test-app.js';
+import { untyped } from '../../../test/support/untyped-broker.js';
 import { buildTestApp } from '../../../test/support/test-container.js';
 import { type Broker, CHANNELS } from '../../broker/broker.js';
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
@@ -106,7 +107,7 @@ describe.each(kinds)('notification:create consumed by three API processes ($name
   });
 
   it('treats messages with distinct requestIds as distinct, and a repeated requestId as one', async () => {
-    const input = { title: 'Deploy', message: 'Nightly deploy done', type: 'system' };
+    const input = { title: 'Deploy', message: 'Nightly deploy done', type: 'system' as const };
     await publisher.publish(CHANNELS.notificationCreate, { ...input, requestId: 'r-1' });
     await publisher.publish(CHANNELS.notificationCreate, { ...input, requestId: 'r-1' });
     await publisher.publish(CHANNELS.notificationCreate, { ...input, requestId: 'r-2' });
@@ -115,9 +116,13 @@ describe.each(kinds)('notification:create consumed by three API processes ($name
   });
 
   it('ignores messages that are not valid notifications', async () => {
-    await publisher.publish(CHANNELS.notificationCreate, { title: 'No type', message: 'x' });
-    await publisher.publish(CHANNELS.notificationCreate, { title: 'Bad', message: 'x', type: 'alert' });
-    await publisher.publish(CHANNELS.notificationCreate, 'not an object');
+    await untyped(publisher).publish(CHANNELS.notificationCreate, { title: 'No type', message: 'x' });
+    await untyped(publisher).publish(CHANNELS.notificationCreate, {
+      title: 'Bad',
+      message: 'x',
+      type: 'alert',
+    });
+    await untyped(publisher).publish(CHANNELS.notificationCreate, 'not an object');
     await publisher.publish(CHANNELS.notificationCreate, { title: 'Good', message: 'x', type: 'info' });
     await settle(1);
     expect((await stored()).map((row) => row.title)).toEqual(['Good']);

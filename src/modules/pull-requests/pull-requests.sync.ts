@@ -75,7 +75,7 @@ function describe(
   }
 }
 
-/** Server side of the pull-request management job (decisions §14). */
+/** Server side of the pull-request management job (docs/contract-notes.md, "Scheduled jobs"). */
 export function createPullRequestSync({
   repository,
   service,

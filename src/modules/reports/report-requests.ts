@@ -1,13 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { type Broker, CHANNELS } from '../../broker/broker.js';
+import type { ReportRequestMessage } from '../../broker/channels.js';
 import { isCalendarDate } from '../../shared/time.js';
 
 /** The report request message of the spec; `retryCount` is added by the processor on retries. */
-export interface ReportRequest {
-  date: string;
-  requestId?: string;
-  retryCount?: number;
-}
+export type ReportRequest = ReportRequestMessage;
 
 /** A request id stays unique for an hour; a payload without one only collapses the copies of one publish. */
 const REQUEST_ID_WINDOW_MS = 3_600_000;

@@ -111,7 +111,10 @@ export function createReportsService(deps: ReportsServiceDeps) {
   return {
     ...insight,
 
-    /** The 200/202 logic of decisions §10, on the parameters as the route schema decoded them. */
+    /**
+     * 200 with a ready or failed report; 202 while one is generated (none yet, a stale pending one,
+     * or `force`). Takes the parameters as the route schema decoded them.
+     */
     async runReport(query: {
       date?: string;
       force: boolean;

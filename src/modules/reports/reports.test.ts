@@ -205,8 +205,11 @@ describe.each(DIALECTS)('E2E report pipeline (%s)', (dialect) => {
     expect(JSON.parse(letter.message)).toEqual({ date, requestId: expect.any(String) });
     expect(letter.errorStack).toContain('Error');
     expect(Date.parse(letter.timestamp)).not.toBeNaN();
-    const system = await notifications('system');
-    expect(system.some((n) => n.data.date === date)).toBe(true);
+    // The worker stores the notification just after marking the summary failed: wait for it.
+    await eventually(
+      () => notifications('system'),
+      (system) => system.some((n) => n.data.date === date),
+    );
 
     const replay = await h.api({ method: 'POST', url: '/api/e2e_reports/dead_letter/replay' });
     expect(replay.statusCode).toBe(200);

@@ -11,7 +11,7 @@ export const trackerRoutes: FastifyPluginAsyncTypebox<{ service: TrackerService 
 ) => {
   const response = { 200: TicketListResponse, ...errorResponses(401, 500, 502) };
 
-  // `/jira/...` are compatibility aliases of the same two queries (decisions §13).
+  // `/jira/...` are compatibility aliases of the same two queries (docs/contract-notes.md, "Tracker").
   for (const prefix of ['/tracker', '/jira']) {
     const deprecated = prefix === '/jira';
     app.get(

@@ -52,7 +52,7 @@ export function toTicket(issue: JiraIssue, baseUrl: string): TrackerTicket {
   return ticket;
 }
 
-/** The two fixed tracker queries (decisions §13), with a short-lived cache per query. */
+/** The two fixed tracker queries (docs/contract-notes.md, "Tracker"), with a short-lived cache per query. */
 export function createTrackerService({
   jira,
   missingVariables,

@@ -18,6 +18,8 @@ export interface WebhookDispatcherOptions {
   refuseInternal: boolean;
   /** Deliveries in flight at once in this process. */
   concurrency?: number;
+  /** Deliveries to one webhook in flight at once in this process. */
+  perWebhook?: number;
 }
 
 export interface WebhookDispatcher {
@@ -89,6 +91,8 @@ export async function attemptDelivery(
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   const { webhooks, jobs, log } = options;
   const concurrency = options.concurrency ?? 8;
+  const perWebhook = options.perWebhook ?? 2;
+  const busy = new Map<number, number>();
   // Long enough that a live process always finishes an attempt inside its lease.
   const leaseMs = options.timeoutMs + 60_000;
   const inFlight = new Set<Promise<void>>();
@@ -113,11 +117,11 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     scanning = (async () => {
       let next = options.pollMs;
       try {
-        const claimed = await jobs.claimDue(concurrency - inFlight.size, leaseMs);
+        const claimed = await jobs.claimDue({ max: concurrency - inFlight.size, leaseMs, perWebhook, busy });
         for (const job of claimed) launch(job);
         // With every slot busy, the next look comes when a delivery finishes.
         if (inFlight.size < concurrency) {
-          const due = await jobs.nextDueAt();
+          const due = await jobs.nextDueAt({ perWebhook, busy });
           // The floor keeps a job that keeps losing its claim race from spinning this loop.
           if (due !== undefined) next = Math.max(MIN_PAUSE_MS, Math.min(next, due - Date.now()));
         }
@@ -132,12 +136,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   }
 
   function launch(job: WebhookJobRow) {
+    const webhookId = job.webhook_id;
+    busy.set(webhookId, (busy.get(webhookId) ?? 0) + 1);
     const task = deliver(job)
-      .catch((error: unknown) =>
-        log.error({ err: error, webhookId: job.webhook_id }, 'webhook delivery failed'),
-      )
+      .catch((error: unknown) => log.error({ err: error, webhookId }, 'webhook delivery failed'))
       .finally(() => {
         inFlight.delete(task);
+        const left = (busy.get(webhookId) ?? 1) - 1;
+        if (left > 0) busy.set(webhookId, left);
+        else busy.delete(webhookId);
         schedule(0);
       });
     inFlight.add(task);

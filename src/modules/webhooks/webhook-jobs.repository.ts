@@ -25,7 +25,18 @@ export interface AttemptRecord {
   at: string;
 }
 
+export interface ClaimLimits {
+  max: number;
+  leaseMs: number;
+  /** Most jobs of one webhook the claiming process sends at once. */
+  perWebhook: number;
+  /** Jobs per webhook id the claiming process is sending now. */
+  busy: ReadonlyMap<number, number>;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
+const fullWebhooks = (limits: Pick<ClaimLimits, 'perWebhook' | 'busy'>) =>
+  [...limits.busy].filter(([, count]) => count >= limits.perWebhook).map(([id]) => id);
 
 /**
  * Deliveries still to be made and the log of attempts. A job is claimed by writing a lease
@@ -56,22 +67,32 @@ export function createWebhookJobsRepository(db: Db) {
         .execute();
     },
 
-    /** Claims up to `max` due jobs for `leaseMs`; returns the ones this caller won. */
-    async claimDue(max: number, leaseMs: number, nowMs = Date.now()): Promise<WebhookJobRow[]> {
-      if (max <= 0) return [];
+    /**
+     * Claims due jobs for `leaseMs`, at most `max`, and no more per webhook than `perWebhook`
+     * counting the ones the caller is already sending (`busy`), so that one receiver that hangs
+     * cannot take every slot of a process. Returns the jobs this caller won.
+     */
+    async claimDue(limits: ClaimLimits, nowMs = Date.now()): Promise<WebhookJobRow[]> {
+      if (limits.max <= 0) return [];
       const now = iso(nowMs);
-      const candidates = await db
+      const full = fullWebhooks(limits);
+      let query = db
         .selectFrom('webhook_jobs')
         .selectAll()
         .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
+        .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]));
+      if (full.length > 0) query = query.where('webhook_id', 'not in', full);
+      const candidates = await query
         .orderBy('next_attempt_at', 'asc')
         .orderBy('id', 'asc')
-        .limit(max)
+        .limit(limits.max * 4)
         .execute();
       const claimed: WebhookJobRow[] = [];
-      const leaseUntil = iso(nowMs + leaseMs);
+      const taken = new Map(limits.busy);
+      const leaseUntil = iso(nowMs + limits.leaseMs);
       for (const job of candidates) {
+        if (claimed.length >= limits.max) break;
+        if ((taken.get(job.webhook_id) ?? 0) >= limits.perWebhook) continue;
         const result = await db
           .updateTable('webhook_jobs')
           .set({ claimed_until: leaseUntil })
@@ -79,18 +100,23 @@ export function createWebhookJobsRepository(db: Db) {
           .where('next_attempt_at', '<=', now)
           .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
           .executeTakeFirst();
-        if (Number(result.numUpdatedRows) === 1) claimed.push({ ...job, claimed_until: leaseUntil });
+        if (Number(result.numUpdatedRows) === 1) {
+          claimed.push({ ...job, claimed_until: leaseUntil });
+          taken.set(job.webhook_id, (taken.get(job.webhook_id) ?? 0) + 1);
+        }
       }
       return claimed;
     },
 
-    /** When the earliest unclaimed job falls due (ms since the epoch), if any. */
-    async nextDueAt(): Promise<number | undefined> {
-      const row = await db
+    /** When the earliest unclaimed job of a webhook with room falls due (ms since the epoch). */
+    async nextDueAt(limits: Pick<ClaimLimits, 'perWebhook' | 'busy'>): Promise<number | undefined> {
+      const full = fullWebhooks(limits);
+      let query = db
         .selectFrom('webhook_jobs')
         .select((eb) => eb.fn.min('next_attempt_at').as('next'))
-        .where('claimed_until', 'is', null)
-        .executeTakeFirst();
+        .where('claimed_until', 'is', null);
+      if (full.length > 0) query = query.where('webhook_id', 'not in', full);
+      const row = await query.executeTakeFirst();
       return row?.next ? Date.parse(row.next) : undefined;
     },
 

@@ -61,6 +61,39 @@ describe('webhook delivery never holds up the caller, and survives a restart', (
     },
   );
 
+  it(
+    'a receiver that hangs does not hold up the deliveries to other webhooks',
+    { timeout: 20_000 },
+    async () => {
+      const healthy = await startFakeWebhookReceiver();
+      const t = await createTestApp({ env: { EXTERNAL_TIMEOUT_MS: '5000', WEBHOOK_POLL_MS: '50' } });
+      try {
+        receiver.hang = true;
+        for (const url of [receiver.url, healthy.url]) {
+          await t.api({ method: 'POST', url: '/api/webhooks', payload: { url, kind: 'generic' } });
+        }
+        const started = Date.now();
+        for (let i = 0; i < 12; i++) {
+          await t.api({
+            method: 'POST',
+            url: '/api/notifications',
+            payload: { ...notification, title: `n${i}` },
+          });
+        }
+        // Twelve deliveries hang on the first receiver for 5 s; the second one gets all of its own now.
+        await healthy.waitFor(12, 4000);
+        expect(Date.now() - started).toBeLessThan(4000);
+        // The hanging receiver holds at most two requests of this process at a time.
+        expect(receiver.received.length).toBeLessThanOrEqual(2);
+      } finally {
+        receiver.hang = false;
+        await receiver.close();
+        await t.close();
+        await healthy.close();
+      }
+    },
+  );
+
   it('a retry pending when the process stops is made by the next one on the same database', async () => {
     const database: DatabaseHandle = await openTestDatabase('sqlite');
     const env = { WEBHOOK_RETRY_DELAYS_MS: '300', WEBHOOK_POLL_MS: '50' };

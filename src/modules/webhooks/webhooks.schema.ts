@@ -20,8 +20,6 @@ export const Webhook = Type.Object(
       examples: ['https://hooks.slack.com/…'],
     }),
     types: Type.Array(NotificationTypeSchema),
-    /** Whether a signing secret is set (the secret itself is never returned). */
-    hasSecret: Type.Boolean(),
     createdAt: Timestamp,
     lastDeliveryAt: OrNull(Timestamp),
     lastStatus: OrNull(Type.Integer()),

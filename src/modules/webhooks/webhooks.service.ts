@@ -33,7 +33,6 @@ export function toWebhook(row: WebhookRow): Webhook {
     kind: row.kind as WebhookKind,
     url: maskUrl(row.url),
     types: JSON.parse(row.types) as NotificationType[],
-    hasSecret: row.secret !== null,
     createdAt: row.created_at,
     lastDeliveryAt: row.last_delivery_at,
     lastStatus: row.last_status,

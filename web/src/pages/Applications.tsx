@@ -6,14 +6,13 @@ import type {
 } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { describeError } from '../api/errors';
-import { ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui';
+import { ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
 import { usePageTitle } from '../lib/router';
-import { formatDateTime, fromNow } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
 import { useShell } from '../shell';
 import { AppForm } from './AppForm';
+import { LastManualRunCell, LastResultCell, UNFINISHED, useLatestReport } from './AppRunCells';
 
-const UNFINISHED = new Set(['created', 'running', 'on_hold', 'failing']);
 const RUN_POLL_MS = 5000;
 
 /** Follows the manual runs started from this page until CircleCI reports them finished. */
@@ -57,6 +56,7 @@ export function ApplicationsPage() {
   const [starting, setStarting] = useState<number>();
   const [rowError, setRowError] = useState<{ appId: number; error: unknown }>();
   const followed = useFollowedRuns(client, apps.reload);
+  const latestReport = useLatestReport();
 
   const replace = (app: Application) =>
     apps.setData((list) => {
@@ -131,7 +131,8 @@ export function ApplicationsPage() {
               <tr>
                 <th scope="col">Application</th>
                 <th scope="col">Watching</th>
-                <th scope="col">Last run</th>
+                <th scope="col">Last E2E result</th>
+                <th scope="col">Last manual run</th>
                 <th scope="col">Runs today</th>
                 <th scope="col">
                   <span className="sr-only">Actions</span>
@@ -140,10 +141,6 @@ export function ApplicationsPage() {
             </thead>
             <tbody>
               {list.map((app) => {
-                const run = followed.runs[app.id];
-                const lastStatus = run?.status ?? app.lastRun?.status;
-                const lastUrl = run?.url ?? app.lastRun?.url;
-                const lastAt = run?.createdAt ?? app.lastRun?.createdAt;
                 const triggerOn = app.e2eTriggerConfiguration?.enabled === true;
                 return (
                   <tr key={app.id}>
@@ -174,33 +171,11 @@ export function ApplicationsPage() {
                         <span className="switch-text">{app.watching ? 'On' : 'Off'}</span>
                       </button>
                     </td>
-                    <td data-label="Last run">
-                      {lastStatus ? (
-                        <>
-                          <StatusBadge status={lastStatus} />{' '}
-                          {lastUrl ? (
-                            <a
-                              href={lastUrl}
-                              target="_blank"
-                              rel="noopener noreferrer"
-                              title={formatDateTime(lastAt)}
-                            >
-                              {fromNow(lastAt)}
-                            </a>
-                          ) : (
-                            <span className="small">{fromNow(lastAt)}</span>
-                          )}
-                          {run && UNFINISHED.has(run.status ?? 'created') && (
-                            <span
-                              className="spinner spinner-inline"
-                              role="img"
-                              aria-label="Run in progress"
-                            />
-                          )}
-                        </>
-                      ) : (
-                        <span className="muted">No run yet</span>
-                      )}
+                    <td data-label="Last E2E result">
+                      <LastResultCell appId={app.id} report={latestReport.data} />
+                    </td>
+                    <td data-label="Last manual run">
+                      <LastManualRunCell app={app} followed={followed.runs[app.id]} />
                     </td>
                     <td data-label="Runs today">{app.e2eRunsQuantity}</td>
                     <td className="actions-cell">

@@ -1,49 +1,74 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { Notification as AppNotification, NotificationType } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { describeError } from '../api/errors';
-import { EmptyState, ErrorMessage, SelectField, Spinner, StatusBadge } from '../components/ui';
-import { usePageTitle } from '../lib/router';
-import { formatDateTime, fromNow } from '../lib/time';
+import { EmptyState, ErrorMessage, SelectField, Spinner } from '../components/ui';
+import { groupNotifications, type LinkSources, notificationLinks } from '../lib/notifications';
+import { usePageTitle, useQueryParam } from '../lib/router';
 import { useAsync } from '../lib/useAsync';
 import { useShell } from '../shell';
-
-const TYPE_LABELS: Record<NotificationType, string> = {
-  e2e_failure: 'E2E failure',
-  e2e_success: 'E2E success',
-  pr_update: 'Pull request',
-  app_update: 'Application',
-  system: 'System',
-  info: 'Info',
-};
+import { NotificationItem, TYPE_LABELS } from './NotificationItem';
 
 const NOTIFICATION_TYPES = Object.keys(TYPE_LABELS) as NotificationType[];
+const READ_FILTERS = ['', 'false', 'true'];
+
+/**
+ * What the links of the listed notifications point at: tracked pull requests and waiting tickets,
+ * fetched only when a notification refers to them. A failure only costs the direct link.
+ */
+function useLinkSources(items: readonly AppNotification[]): LinkSources {
+  const client = useClient();
+  const wantsPrs = items.some((n) => typeof n.data?.prId === 'number');
+  const wantsTickets = items.some((n) => Array.isArray(n.data?.keys));
+  const prs = useAsync(
+    async () => (wantsPrs ? (await client.pullRequests.list({ limit: 100 })).data : []),
+    [client, wantsPrs],
+  );
+  const tickets = useAsync(
+    async () => (wantsTickets ? (await client.tracker.manualQa()).data.issues : []),
+    [client, wantsTickets],
+  );
+  return useMemo(
+    () => ({
+      pullRequests: new Map((prs.data ?? []).map((pr) => [pr.id, pr])),
+      tickets: new Map((tickets.data ?? []).map((ticket) => [ticket.key, ticket])),
+    }),
+    [prs.data, tickets.data],
+  );
+}
 
 export function NotificationsPage() {
   usePageTitle('Notifications');
   const { notify, refreshUnread } = useShell();
-  const [type, setType] = useState('');
-  const [read, setRead] = useState('');
+  const [typeParam, setType] = useQueryParam('type');
+  const [readParam, setRead] = useQueryParam('read');
+  const type = (NOTIFICATION_TYPES as string[]).includes(typeParam) ? (typeParam as NotificationType) : '';
+  const read = READ_FILTERS.includes(readParam) ? readParam : '';
   const [rowError, setRowError] = useState<{ id: number; error: unknown }>();
+  const [markingAll, setMarkingAll] = useState(false);
   const client = useClient();
   const list = useAsync(
     async () =>
       (
         await client.notifications.list({
-          ...(type ? { type: type as NotificationType } : {}),
+          ...(type ? { type } : {}),
           ...(read ? { isRead: read === 'true' } : {}),
           limit: 100,
         })
       ).data,
     [client, type, read],
   );
+  const items = list.data ?? [];
+  const sources = useLinkSources(items);
+  const groups = groupNotifications(items);
+  const unreadShown = items.some((n) => !n.isRead);
 
   const markRead = async (item: AppNotification) => {
     setRowError(undefined);
     try {
       await client.notifications.markRead(item.id);
-      list.setData((items) =>
-        (items ?? [])
+      list.setData((all) =>
+        (all ?? [])
           .map((n) => (n.id === item.id ? { ...n, isRead: true } : n))
           .filter((n) => read !== 'false' || !n.isRead),
       );
@@ -53,11 +78,25 @@ export function NotificationsPage() {
     }
   };
 
+  const markAllRead = async () => {
+    setMarkingAll(true);
+    try {
+      const { data } = await client.notifications.readAll(type ? { type } : {});
+      notify(`${data.updated} notification${data.updated === 1 ? '' : 's'} marked read.`);
+      list.reload();
+      refreshUnread();
+    } catch (error) {
+      notify(`Could not mark them read: ${describeError(error)}`, 'bad');
+    } finally {
+      setMarkingAll(false);
+    }
+  };
+
   const remove = async (item: AppNotification) => {
     setRowError(undefined);
     try {
       await client.notifications.remove(item.id);
-      list.setData((items) => items?.filter((n) => n.id !== item.id));
+      list.setData((all) => all?.filter((n) => n.id !== item.id));
       refreshUnread();
       notify('Notification deleted.');
     } catch (error) {
@@ -65,7 +104,16 @@ export function NotificationsPage() {
     }
   };
 
-  const items = list.data ?? [];
+  const row = (item: AppNotification) => (
+    <NotificationItem
+      item={item}
+      links={notificationLinks(item, sources)}
+      error={rowError?.id === item.id ? rowError.error : undefined}
+      onMarkRead={() => void markRead(item)}
+      onRemove={() => void remove(item)}
+    />
+  );
+
   return (
     <>
       <div className="page-header">
@@ -86,6 +134,14 @@ export function NotificationsPage() {
             <option value="false">Unread only</option>
             <option value="true">Read only</option>
           </SelectField>
+          <button
+            type="button"
+            className="button"
+            onClick={() => void markAllRead()}
+            disabled={markingAll || !unreadShown}
+          >
+            {markingAll ? 'Marking…' : type ? `Mark all ${TYPE_LABELS[type]} read` : 'Mark all read'}
+          </button>
         </div>
       </div>
       {list.loading && !list.data && <Spinner />}
@@ -93,53 +149,31 @@ export function NotificationsPage() {
       {list.data && items.length === 0 && (
         <EmptyState title={type || read ? 'No notification matches these filters.' : 'No notifications.'} />
       )}
-      {items.length > 0 && (
+      {groups.length > 0 && (
         <ul className="list" aria-label="Notifications">
-          {items.map((item) => (
-            <li key={item.id} className={`list-item notification ${item.isRead ? 'is-read' : 'is-unread'}`}>
-              <span className="unread-dot" aria-hidden="true" />
-              <div className="list-main">
-                <span className="strong">
-                  {item.title}
-                  {!item.isRead && <span className="sr-only"> (unread)</span>}
-                </span>
-                <span className="block">{item.message}</span>
-                <span className="muted small block">
-                  <StatusBadge status={item.type} label={TYPE_LABELS[item.type]} />{' '}
-                  <time dateTime={item.createdAt} title={formatDateTime(item.createdAt)}>
-                    {fromNow(item.createdAt)}
-                  </time>
-                  {typeof item.data?.link === 'string' && /^https?:\/\//.test(item.data.link) && (
-                    <>
-                      {' · '}
-                      <a href={item.data.link} target="_blank" rel="noopener noreferrer">
-                        Open link
-                      </a>
-                    </>
-                  )}
-                </span>
-                {rowError?.id === item.id && (
-                  <span className="field-error block" role="alert">
-                    {describeError(rowError.error)}
-                  </span>
+          {groups.map(({ key, items: [latest, ...earlier] }) =>
+            latest ? (
+              <li key={key} className="notification-group">
+                {row(latest)}
+                {earlier.length > 0 && (
+                  <details className="group-earlier">
+                    <summary>
+                      {earlier.length} earlier {TYPE_LABELS[latest.type]} notification
+                      {earlier.length === 1 ? '' : 's'}
+                      {typeof latest.data?.appName === 'string' ? ` of ${latest.data.appName}` : ''}
+                      {earlier.some((n) => !n.isRead) &&
+                        ` (${earlier.filter((n) => !n.isRead).length} unread)`}
+                    </summary>
+                    <ul className="list" aria-label={`Earlier notifications like "${latest.title}"`}>
+                      {earlier.map((item) => (
+                        <li key={item.id}>{row(item)}</li>
+                      ))}
+                    </ul>
+                  </details>
                 )}
-              </div>
-              <div className="actions">
-                {!item.isRead && (
-                  <button type="button" className="button button-small" onClick={() => void markRead(item)}>
-                    Mark read<span className="sr-only">: {item.title}</span>
-                  </button>
-                )}
-                <button
-                  type="button"
-                  className="button button-small button-danger-ghost"
-                  onClick={() => void remove(item)}
-                >
-                  Delete<span className="sr-only">: {item.title}</span>
-                </button>
-              </div>
-            </li>
-          ))}
+              </li>
+            ) : null,
+          )}
         </ul>
       )}
     </>

@@ -16,6 +16,11 @@ function reportDate(value: string, today: string): string {
     : today;
 }
 
+/** The colour of a success rate, with the thresholds of the success-rate card. */
+function rateTone(rate: number): 'good' | 'warn' | 'bad' {
+  return rate >= 0.9 ? 'good' : rate >= 0.7 ? 'warn' : 'bad';
+}
+
 function worstFirst(a: ReportDetail, b: ReportDetail): number {
   return (
     a.successRate - b.successRate ||
@@ -29,14 +34,7 @@ function Cards({ report }: { report: ReportResponse }) {
   const { summary, details = [] } = report;
   const hasFlaky = details.some((d) => typeof d.flakyRuns === 'number');
   const flaky = details.reduce((sum, d) => sum + (d.flakyRuns ?? 0), 0);
-  const tone =
-    summary.totalRuns === 0
-      ? ''
-      : summary.successRate >= 0.9
-        ? 'good'
-        : summary.successRate >= 0.7
-          ? 'warn'
-          : 'bad';
+  const tone = summary.totalRuns === 0 ? '' : rateTone(summary.successRate);
   return (
     <ul className="cards" aria-label="Totals">
       <li className={`card card-${tone}`}>
@@ -95,7 +93,7 @@ function AppTable({ details, date }: { details: ReportDetail[]; date: string }) 
               </th>
               <td data-label="Success rate">
                 <span className="rate">
-                  <span className="rate-bar" aria-hidden="true">
+                  <span className={`rate-bar rate-${rateTone(d.successRate)}`} aria-hidden="true">
                     <span style={{ width: `${Math.round(d.successRate * 100)}%` }} />
                   </span>
                   {formatPercent(d.successRate)}

@@ -102,7 +102,7 @@ export function SettingsPage() {
                   </span>
                   <span className="small block muted">
                     {webhook.url}
-                    {webhook.hasSecret && ' · signed'} ·{' '}
+                    {' · '}
                     {webhook.types.length === 6
                       ? 'all notifications'
                       : webhook.types.map((type) => TYPE_LABELS[type]).join(', ')}

@@ -164,14 +164,14 @@ export function WebhookForm({
             maxLength={200}
             autoComplete="new-password"
             hint={
-              webhook?.hasSecret
-                ? 'A secret is set. Type a new one to replace it.'
+              webhook
+                ? 'Leave empty to keep the current secret, if one is set. Type a new one to replace it.'
                 : '16 to 200 characters. Each request then carries X-Dashboard-Signature (HMAC-SHA256 of the body).'
             }
           />
-          {webhook?.hasSecret && (
+          {webhook && (
             <Checkbox
-              label="Stop signing requests (remove the secret)"
+              label="Stop signing requests (remove any secret)"
               checked={removeSecret}
               onChange={(e) => setRemoveSecret(e.target.checked)}
             />
