@@ -73,6 +73,8 @@ interface RunState {
   /** Epoch ms of the run's latest row: numbers, so no row's text is kept. */
   latestMs: number;
   author: string | undefined;
+  /** Whether `author` came from a failing row (it then names who broke the run). */
+  authorFromFailure: boolean;
 }
 
 interface ProjectState {
@@ -188,7 +190,14 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
       if (!run) {
         const index = project.runNumbers.push(runNumber) - 1;
         project.runAuthors.push(undefined);
-        run = { index, passed: true, flaky: false, latestMs: createdMs, author: undefined };
+        run = {
+          index,
+          passed: true,
+          flaky: false,
+          latestMs: createdMs,
+          author: undefined,
+          authorFromFailure: false,
+        };
         project.runs.set(runNumber, run);
       }
       project.lastRun = run;
@@ -200,12 +209,12 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
       const flaky = typeof row.flaky_tests === 'number' ? row.flaky_tests > 0 : Number(row.flaky_tests) > 0;
       if (flaky) run.flaky = true;
       if (createdMs > run.latestMs) run.latestMs = createdMs;
-      if (run.author === undefined && counted) {
-        const author = row.commit_author_name;
-        if (typeof author === 'string' && author !== '') {
-          run.author = author.slice(0, 1) + author.slice(1);
-          project.runAuthors[run.index] = run.author;
-        }
+      const author = typeof row.commit_author_name === 'string' ? row.commit_author_name : '';
+      // A failing row's author wins over one taken from a passing row of the same run.
+      if (counted && author !== '' && (run.author === undefined || (failed && !run.authorFromFailure))) {
+        run.author = author.slice(0, 1) + author.slice(1);
+        run.authorFromFailure = failed;
+        project.runAuthors[run.index] = run.author;
       }
       if (typeof row.spec === 'string' && row.spec !== '') {
         const flags =
@@ -216,6 +225,7 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
           createdMs - windowStartMs,
           flags,
           durationOf(row.spec_duration),
+          author,
         );
       }
     },

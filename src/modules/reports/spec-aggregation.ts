@@ -30,10 +30,12 @@ const CHUNK_MASK = CHUNK_SIZE - 1;
 const NONE = -1;
 
 /**
- * A spec's run ("cell") is 17 bytes in typed arrays allocated in fixed chunks, so a 200 MB answer,
+ * A spec's run ("cell") is 21 bytes in typed arrays allocated in fixed chunks, so a 200 MB answer,
  * where nearly every row is a spec run of its own, costs a few megabytes and never a copy of the
- * whole store when it grows. A spec's cells form a chain newest first. The commit author is a
- * property of the run, so it is kept once per run by the caller, not per cell.
+ * whole store when it grows. A spec's cells form a chain newest first. The commit author is mostly
+ * a property of the run (kept once per run by the caller); a cell only remembers, as an index into
+ * a small table of names, the author its own first failing row carried, because that is the
+ * author of the spec's failure even when rows of one run disagree.
  */
 class CellStore {
   private runIndex: Int32Array[] = [];
@@ -41,6 +43,7 @@ class CellStore {
   private earliest: Uint32Array[] = [];
   private latest: Uint32Array[] = [];
   private flags: Uint8Array[] = [];
+  private failureAuthor: Int32Array[] = [];
   size = 0;
 
   add(runIndex: number, next: number): number {
@@ -51,6 +54,7 @@ class CellStore {
       this.earliest.push(new Uint32Array(CHUNK_SIZE));
       this.latest.push(new Uint32Array(CHUNK_SIZE));
       this.flags.push(new Uint8Array(CHUNK_SIZE));
+      this.failureAuthor.push(new Int32Array(CHUNK_SIZE));
     }
     const chunk = id >>> CHUNK_BITS;
     const slot = id & CHUNK_MASK;
@@ -65,6 +69,13 @@ class CellStore {
   flagsOf = (id: number) => this.flags[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
   earliestOf = (id: number) => this.earliest[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
   latestOf = (id: number) => this.latest[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
+  /** 0 when no failing row of the cell named an author, else the author's table index + 1. */
+  failureAuthorOf = (id: number) => this.failureAuthor[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
+
+  setFailureAuthor(id: number, authorKey: number): void {
+    const chunk = this.failureAuthor[id >>> CHUNK_BITS]!;
+    if (chunk[id & CHUNK_MASK] === 0) chunk[id & CHUNK_MASK] = authorKey;
+  }
 
   /** Folds one row into its cell; a first counted row replaces what noTests rows had set. */
   record(id: number, offsetMs: number, rowFlags: number): void {
@@ -103,6 +114,17 @@ const ownCopy = (value: string) => (value.length < 13 ? value : Buffer.from(valu
 export function createSpecAggregator(windowStartMs: number) {
   const cells = new CellStore();
   const specs = new Map<string, SpecState>();
+  // Few distinct commit authors exist in a window: each name is stored once, cells keep its key.
+  const authorKeys = new Map<string, number>();
+  const authorNames: string[] = [];
+  const authorKey = (author: string) => {
+    let key = authorKeys.get(author);
+    if (key === undefined) {
+      key = authorNames.push(ownCopy(author));
+      authorKeys.set(authorNames[key - 1]!, key);
+    }
+    return key;
+  };
 
   function cellFor(state: SpecState, runIndex: number): number {
     if (runIndex > state.maxRunIndex) {
@@ -164,6 +186,13 @@ export function createSpecAggregator(windowStartMs: number) {
     const last = counted.length > 0 ? counted[0]! : NONE;
     const lastFailing = last !== NONE && last === lastFailed;
     const totalRuns = counted.length;
+    const ownAuthor = lastFailed === NONE ? 0 : cells.failureAuthorOf(lastFailed);
+    const author =
+      lastFailed === NONE
+        ? undefined
+        : ownAuthor !== 0
+          ? authorNames[ownAuthor - 1]
+          : runAuthors[cells.runOf(lastFailed)];
     return {
       spec: state.name,
       totalRuns,
@@ -176,7 +205,7 @@ export function createSpecAggregator(windowStartMs: number) {
       lastFailedAt: lastFailed === NONE ? null : instant(cells.latestOf(lastFailed)),
       failingSince: lastFailing ? instant(cells.earliestOf(streakStart)) : null,
       avgDurationMs: state.durationCount === 0 ? null : Math.round(state.durationSum / state.durationCount),
-      lastFailureAuthor: lastFailed === NONE ? null : (runAuthors[cells.runOf(lastFailed)] ?? null),
+      lastFailureAuthor: author ?? null,
     };
   }
 
@@ -184,16 +213,26 @@ export function createSpecAggregator(windowStartMs: number) {
     /**
      * One row of `spec` in the project's run at `runIndex`; `offsetMs` counts from the window
      * start (15 days fit 32 bits); `flags` combines SPEC_ROW flags; `durationMs` is NaN when the
-     * row carries none. Positional arguments: no object per row on the hot path.
+     * row carries none; `author` is the row's commit author (empty when none). Positional
+     * arguments: no object per row on the hot path.
      */
-    add(spec: string, runIndex: number, offsetMs: number, flags: number, durationMs: number): void {
+    add(
+      spec: string,
+      runIndex: number,
+      offsetMs: number,
+      flags: number,
+      durationMs: number,
+      author: string,
+    ): void {
       let state = specs.get(spec);
       if (!state) {
         const name = ownCopy(spec);
         state = { name, head: NONE, maxRunIndex: -1, durationSum: 0, durationCount: 0 };
         specs.set(name, state);
       }
-      cells.record(cellFor(state, runIndex), offsetMs, flags);
+      const cell = cellFor(state, runIndex);
+      cells.record(cell, offsetMs, flags);
+      if (flags & FAILED && author !== '') cells.setFailureAuthor(cell, authorKey(author));
       if (flags & COUNTED && durationMs === durationMs) {
         state.durationSum += durationMs;
         state.durationCount += 1;

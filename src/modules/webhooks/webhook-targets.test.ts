@@ -6,7 +6,7 @@ import {
   startFakeWebhookReceiver,
 } from '../../../test/fakes/fake-webhook-receiver.js';
 import { openTestDatabase } from '../../../test/support/databases.js';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { createTestApp, type TestApp, testConfig } from '../../../test/support/test-app.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const INTERNAL_URLS = [
@@ -177,5 +177,28 @@ describe('webhook targets: internal addresses in production', () => {
       (await production.api({ method: 'GET', url: `/api/webhooks/${id}/deliveries` })).json().data,
     ).toHaveLength(2);
     expect(receiver.received).toEqual([]);
+  });
+});
+
+describe('webhook configuration', () => {
+  it('defaults to 1, 4 and 16 s retries and no private targets in production', () => {
+    const config = testConfig({ NODE_ENV: 'production' });
+    expect(config.webhooks).toEqual({
+      allowPrivate: false,
+      retryDelaysMs: [1000, 4000, 16_000],
+      pollMs: 2000,
+    });
+    expect(
+      testConfig({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_DELAYS_MS: '10, 20' }).webhooks,
+    ).toMatchObject({
+      allowPrivate: true,
+      retryDelaysMs: [10, 20],
+    });
+  });
+
+  it('stops boot naming the variable on a bad value', () => {
+    expect(() => testConfig({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
+    expect(() => testConfig({ WEBHOOK_RETRY_DELAYS_MS: '1s,4s' })).toThrow(/WEBHOOK_RETRY_DELAYS_MS/);
+    expect(() => testConfig({ WEBHOOK_POLL_MS: '0' })).toThrow(/WEBHOOK_POLL_MS/);
   });
 });
