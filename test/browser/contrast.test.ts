@@ -4,6 +4,7 @@ import { fakePullRequest } from '../fakes/fake-github.js';
 import { fakeJiraIssue } from '../fakes/fake-jira.js';
 import { MY_TICKETS_JQL, manualQaJql } from '../../src/modules/tracker/tracker.service.js';
 import { type LowContrast, lowContrast } from './contrast.js';
+import { screens } from './screens.js';
 import {
   type Browser,
   chromiumAvailable,
@@ -142,4 +143,19 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('text contrast', () => {
     }
     expect(failures).toEqual([]);
   }, 180_000);
+
+  it('screenshots the seeded pages not shot elsewhere, for a person to look at', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    for (const [path, name] of [
+      ['/', 'overview-seeded'],
+      ['/todos', 'todos-seeded'],
+      ['/tickets', 'tickets-seeded'],
+    ] as const) {
+      await openSignedIn(page, stack.baseUrl, path);
+      await page.getByRole('heading', { level: 1 }).waitFor({ timeout: STEP });
+      await page.waitForLoadState('networkidle');
+      await screens(page, name);
+    }
+    expect(await page.getByRole('heading', { level: 1, name: 'Tickets' }).count()).toBe(1);
+  }, 120_000);
 });
