@@ -79,13 +79,13 @@ async function migrate(): Promise<void> {
 
 async function jobs(args: string[]): Promise<void> {
   const io = { out: (text: string) => console.log(text), err: (text: string) => console.error(text) };
-  const { jobsCommand } = await import('./jobs/jobs-cli.js');
+  const { jobsCommand } = await import('./cli/jobs-command.js');
   process.exitCode = await jobsCommand(args, configFrom(process.env), io);
 }
 
 async function report(args: string[]): Promise<void> {
   const io = { out: (text: string) => console.log(text), err: (text: string) => console.error(text) };
-  const { reportCommand } = await import('./modules/reports/report-cli.js');
+  const { reportCommand } = await import('./cli/report-command.js');
   process.exitCode = await reportCommand(args, configFrom(process.env), io);
 }
 

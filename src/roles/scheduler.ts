@@ -1,10 +1,10 @@
 import { DashboardClient } from '../client/dashboard-client.js';
 import type { Container } from '../container.js';
-import { createJobRunner } from '../jobs/job-runner.js';
-import { createJobs } from '../jobs/jobs.js';
-import { createJobsApi } from '../jobs/jobs-api.js';
-import { type Scheduler, startScheduler } from '../jobs/scheduler.js';
-import { createMemoryTickLock, createRedisTickLock } from '../jobs/tick-lock.js';
+import { createJobRunner } from '../modules/jobs/job-runner.js';
+import { createJobs } from '../modules/jobs/job-definitions.js';
+import { createJobsApi } from '../modules/jobs/jobs-api.js';
+import { type Scheduler, startScheduler } from '../modules/jobs/scheduler.js';
+import { createMemoryTickLock, createRedisTickLock } from '../modules/jobs/tick-lock.js';
 
 /**
  * The scheduler role: the four jobs and the per-app E2E triggers, each tick run once across all

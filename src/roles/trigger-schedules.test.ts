@@ -5,8 +5,8 @@ import { redisAvailable, TEST_REDIS_URL } from '../../test/support/services.js';
 import { createTestContainer, type TestContainer } from '../../test/support/test-container.js';
 import type { Broker } from '../broker/broker.js';
 import { createRedisBroker } from '../broker/redis-broker.js';
-import type { Scheduler } from '../jobs/scheduler.js';
-import { appTriggerJobName } from '../jobs/scheduler.js';
+import type { Scheduler } from '../modules/jobs/scheduler.js';
+import { appTriggerJobName } from '../modules/jobs/scheduler.js';
 import { startSchedulerRole } from './scheduler.js';
 
 // An hour between periodic re-reads: anything seen sooner came from the change itself.

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHANNELS } from '../../src/broker/broker.js';
 import { createRedisBroker } from '../../src/broker/redis-broker.js';
-import { reportCommand } from '../../src/modules/reports/report-cli.js';
+import { reportCommand } from '../../src/cli/report-command.js';
 import { redisAvailable, TEST_REDIS_URL } from '../support/services.js';
 import { testConfig } from '../support/test-app.js';
 import { eventually, specRow, startReportHarness } from './report-harness.js';

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { DashboardClient } from '../../client/dashboard-client.js';
 import type { Config } from '../../config/config.js';
 import type { ModuleDeps } from '../../shared/module-deps.js';
-import { createJobRunner } from '../../jobs/job-runner.js';
-import { createJobs } from '../../jobs/jobs.js';
-import { createJobsApi } from '../../jobs/jobs-api.js';
+import { createJobRunner } from './job-runner.js';
+import { createJobs } from './job-definitions.js';
+import { createJobsApi } from './jobs-api.js';
 import { createJobRunsRepository, type JobRunsRepository } from './jobs.repository.js';
 import { createJobsService, type JobsService } from './jobs.service.js';
 

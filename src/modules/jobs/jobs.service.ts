@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import { NotFoundError } from '../../shared/errors.js';
-import type { JobDefinition } from '../../jobs/jobs.js';
-import type { JobRunner } from '../../jobs/job-runner.js';
+import type { JobDefinition } from './job-definitions.js';
+import type { JobRunner } from './job-runner.js';
 import type { JobRunRow, JobRunsRepository } from './jobs.repository.js';
 import {
   resolveJobName,

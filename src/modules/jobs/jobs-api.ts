@@ -1,5 +1,5 @@
-import type { DashboardClient } from '../client/dashboard-client.js';
-import type { JobsApi } from './jobs.js';
+import type { DashboardClient } from '../../client/dashboard-client.js';
+import type { JobsApi } from './job-definitions.js';
 import type { AppTriggerSource } from './scheduler.js';
 
 /**

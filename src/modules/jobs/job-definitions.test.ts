@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Broker, type Channel, CHANNELS } from '../broker/broker.js';
-import { createInProcessBroker } from '../broker/in-process-broker.js';
-import { startLiveServer, type LiveServer } from '../../test/support/live-server.js';
-import { fakeJiraIssue, startFakeJira, type FakeJira } from '../../test/fakes/fake-jira.js';
-import { fakePullRequest, startFakeGitHub, type FakeGitHub } from '../../test/fakes/fake-github.js';
-import { manualQaJql } from '../modules/tracker/tracker.service.js';
-import { testConfig } from '../../test/support/test-app.js';
-import { createJobs, dateIn, type JobsApi } from './jobs.js';
+import { type Broker, type Channel, CHANNELS } from '../../broker/broker.js';
+import { createInProcessBroker } from '../../broker/in-process-broker.js';
+import { startLiveServer, type LiveServer } from '../../../test/support/live-server.js';
+import { fakeJiraIssue, startFakeJira, type FakeJira } from '../../../test/fakes/fake-jira.js';
+import { fakePullRequest, startFakeGitHub, type FakeGitHub } from '../../../test/fakes/fake-github.js';
+import { manualQaJql } from '../tracker/tracker.service.js';
+import { testConfig } from '../../../test/support/test-app.js';
+import { createJobs, dateIn, type JobsApi } from './job-definitions.js';
 import { createJobsApi } from './jobs-api.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

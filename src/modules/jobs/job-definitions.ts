@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { CHANNELS, type Broker } from '../broker/broker.js';
-import type { NotificationCreateMessage } from '../broker/channels.js';
-import type { Config } from '../config/config.js';
-import type { JobName } from '../modules/jobs/jobs.schema.js';
+import { CHANNELS, type Broker } from '../../broker/broker.js';
+import type { NotificationCreateMessage } from '../../broker/channels.js';
+import type { Config } from '../../config/config.js';
+import type { JobName } from './jobs.schema.js';
 
 /**
  * What the jobs need from the API, as narrow functions. `createJobsApi` (jobs-api.ts) backs them

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startLiveServer, type LiveServer } from '../../test/support/live-server.js';
 import { TEST_KEY, testConfig } from '../../test/support/test-app.js';
 import { brokerThatIsDown } from '../../test/support/test-container.js';
-import { jobsCommand } from './jobs-cli.js';
+import { jobsCommand } from './jobs-command.js';
 
 function capture() {
   const out: string[] = [];

@@ -1,4 +1,4 @@
-import type { JobRunRow, JobRunsRepository } from '../modules/jobs/jobs.repository.js';
+import type { JobRunRow, JobRunsRepository } from './jobs.repository.js';
 
 export interface JobLogger {
   info(object: object, message: string): void;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createRedisBroker } from '../../broker/redis-broker.js';
-import type { Config } from '../../config/config.js';
-import { isCalendarDate, todayUtc } from '../../shared/time.js';
-import { publishReportRequest } from './report-requests.js';
+import { createRedisBroker } from '../broker/redis-broker.js';
+import type { Config } from '../config/config.js';
+import { isCalendarDate, todayUtc } from '../shared/time.js';
+import { publishReportRequest } from '../modules/reports/report-requests.js';
 
 export interface CliIo {
   out(text: string): void;

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Cron } from 'croner';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLiveServer, type LiveServer } from '../../test/support/live-server.js';
-import { type FakeCircleCi, startFakeCircleCi } from '../../test/fakes/fake-circleci.js';
-import { createJobRunsRepository } from '../modules/jobs/jobs.repository.js';
-import { openTestDatabase } from '../../test/support/databases.js';
-import { redisAvailable, TEST_REDIS_URL } from '../../test/support/services.js';
+import { startLiveServer, type LiveServer } from '../../../test/support/live-server.js';
+import { type FakeCircleCi, startFakeCircleCi } from '../../../test/fakes/fake-circleci.js';
+import { createJobRunsRepository } from './jobs.repository.js';
+import { openTestDatabase } from '../../../test/support/databases.js';
+import { redisAvailable, TEST_REDIS_URL } from '../../../test/support/services.js';
 import { createJobRunner, type JobLogger } from './job-runner.js';
-import type { JobDefinition } from './jobs.js';
+import type { JobDefinition } from './job-definitions.js';
 import { createJobsApi } from './jobs-api.js';
 import {
   appTriggerJobName,

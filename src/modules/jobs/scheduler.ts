@@ -1,8 +1,8 @@
 import { Cron } from 'croner';
-import type { JobDefinition } from './jobs.js';
+import type { JobDefinition } from './job-definitions.js';
 import type { JobLogger, JobRunner } from './job-runner.js';
 import type { TickLock } from './tick-lock.js';
-import { settleWithin } from '../shared/settle.js';
+import { settleWithin } from '../../shared/settle.js';
 
 export interface SchedulerLogger extends JobLogger {
   warn(object: object, message: string): void;
