@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, sendJson } from './fake-http.js';
 
 /** A `spec-details` row as the Cypress Cloud enterprise reporting API exports it. */
 export interface FakeSpecRow {
@@ -52,11 +52,6 @@ export interface FakeCypress {
   /** Most requests ever being answered at the same time. */
   readonly maxConcurrent: number;
   close(): Promise<void>;
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
 }
 
 /** Writes `[row,row,…]`, waiting for 'drain' whenever the socket buffer is full. */
@@ -152,16 +147,14 @@ export async function startFakeCypress(options: { apiKey?: string } = {}): Promi
     }, state.delayMs);
   });
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
 
   const fake = state as FakeCypress;
   Object.assign(fake, {
-    url: `http://127.0.0.1:${port}/enterprise-reporting/report`,
+    url: `${listening.origin}/enterprise-reporting/report`,
     close: async () => {
       for (const res of hanging) res.destroy();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await listening.close();
     },
   });
   return fake;

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, sendJson } from './fake-http.js';
 import type { ServiceAccount } from '../../src/integrations/fcm/fcm-credentials.js';
 
 /**
@@ -64,8 +64,8 @@ export async function startFakeFcm(options: { projectId?: string; tokenLifetimeS
     });
   });
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenOnLoopback(server);
+  const baseUrl = listening.origin;
   const tokenUri = `${baseUrl}/token`;
 
   const fake: FakeFcm = {
@@ -97,11 +97,7 @@ export async function startFakeFcm(options: { projectId?: string; tokenLifetimeS
       fake.latencyMs = 0;
       forced = [];
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: () => listening.close(),
   };
   fake.serviceAccountJson = JSON.stringify({
     type: 'service_account',
@@ -280,9 +276,9 @@ function googleError(code: number, status: string, message: string, errorCode?: 
   return { error: { code, message, status, ...(details.length ? { details } : {}) } };
 }
 
+/** Google spells its JSON content type this way. */
 function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
-  response.end(JSON.stringify(body));
+  sendJson(response, status, body, { 'content-type': 'application/json; charset=UTF-8', ...headers });
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

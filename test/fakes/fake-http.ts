@@ -11,8 +11,14 @@ export interface FakeFaults {
 
 export const noFaults = (): FakeFaults => ({ hang: false, failWith: undefined });
 
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json;charset=utf-8' });
+/** A JSON answer; `headers` may add to or replace the content type (a service's own spelling). */
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json;charset=utf-8', ...headers });
   res.end(JSON.stringify(body));
 }
 
