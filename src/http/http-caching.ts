@@ -6,7 +6,16 @@ import type {
   preParsingHookHandler,
   RouteOptions,
 } from 'fastify';
-import { etagOf, matchesIfNoneMatch, type ReadTicket, type ResponseCache } from './response-cache.js';
+import {
+  type CachedResponse,
+  COMPRESS_MIN_BYTES,
+  type ContentEncoding,
+  encodedBody,
+  etagOf,
+  matchesIfNoneMatch,
+  type ReadTicket,
+  type ResponseCache,
+} from './response-cache.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -53,6 +62,43 @@ const tagResponse: onSendHookHandler<unknown> = (request, reply, payload, done) 
  * of the scope, after its guard and rate limiter: the cache is looked up in `preParsing`, which
  * runs after every `onRequest` hook, so a cached answer still passes the key check and the limit.
  */
+/** The encoding to send a cached answer in: brotli, else gzip, when the client accepts it. */
+export function preferredEncoding(acceptEncoding: string | undefined): ContentEncoding | undefined {
+  if (!acceptEncoding) return undefined;
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const refused = params.some((param) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(param));
+    if (!refused) accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return undefined;
+}
+
+/**
+ * Sends a cached answer in the representation the client accepts. Each representation has its
+ * own strong ETag (the body's tag with the encoding appended), as validators must differ when
+ * the bytes do.
+ */
+function sendCached(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  entry: CachedResponse,
+): Buffer | string | null {
+  void reply.header('vary', 'accept-encoding');
+  const encoding =
+    entry.body.length >= COMPRESS_MIN_BYTES
+      ? preferredEncoding(request.headers['accept-encoding'])
+      : undefined;
+  const etag = encoding ? `${entry.etag.slice(0, -1)}-${encoding}"` : entry.etag;
+  if (revalidated(request, reply, etag)) return null;
+  void reply.type(entry.contentType);
+  if (!encoding) return entry.body;
+  void reply.header('content-encoding', encoding);
+  return encodedBody(entry, encoding);
+}
+
 export function registerHttpCaching(scope: FastifyInstance, cache: ResponseCache): void {
   const tickets = new WeakMap<FastifyRequest, ReadTicket>();
 
@@ -63,8 +109,7 @@ export function registerHttpCaching(scope: FastifyInstance, cache: ResponseCache
       tickets.set(request, cache.ticket());
       return done(null, payload);
     }
-    if (revalidated(request, reply, entry.etag)) void reply.send();
-    else void reply.type(entry.contentType).send(entry.body);
+    void reply.send(sendCached(request, reply, entry) ?? undefined);
   };
 
   const storeAnswer =
@@ -77,7 +122,7 @@ export function registerHttpCaching(scope: FastifyInstance, cache: ResponseCache
       }
       const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
       const entry = cache.store(request.url, ticket, { body: payload, contentType, tables });
-      done(null, revalidated(request, reply, entry.etag) ? null : payload);
+      done(null, sendCached(request, reply, entry));
     };
 
   scope.addHook('onRoute', (route: RouteOptions) => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { ALL_TABLES } from '../db/write-tracking.js';
 
 /** A serialized 200 answer, ready to be sent again as it is. */
@@ -9,6 +10,34 @@ export interface CachedResponse {
   /** Tables the answer was read from: a write to any of them drops it. */
   readonly tables: readonly string[];
   readonly expiresAt: number;
+  /** Compressed copies, made on the first request that accepts each encoding. */
+  readonly encoded: Partial<Record<ContentEncoding, Buffer>>;
+}
+
+export type ContentEncoding = 'br' | 'gzip';
+
+/** Answers smaller than this go out as they are: compressing them saves less than it costs. */
+export const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * The compressed body of a cached answer, made once per entry (a cached answer is sent many
+ * times, so compressing it pays; an uncached one would be compressed on every request).
+ */
+export function encodedBody(entry: CachedResponse, encoding: ContentEncoding): Buffer {
+  let body = entry.encoded[encoding];
+  if (!body) {
+    body =
+      encoding === 'br'
+        ? brotliCompressSync(entry.body, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: 5,
+              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+            },
+          })
+        : gzipSync(entry.body, { level: 6 });
+    entry.encoded[encoding] = body;
+  }
+  return body;
 }
 
 export interface ResponseCacheOptions {
@@ -93,6 +122,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
       const entry: CachedResponse = {
         ...answer,
         etag: etagOf(answer.body),
+        encoded: {},
         expiresAt: Math.min(at + options.ttlMs, nextMidnight),
       };
       if (!enabled || ticket !== generation) return entry;

@@ -1,8 +1,11 @@
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReportWorker } from '../../src/roles/worker.js';
 import { eventually, startReportHarness } from '../reports/report-harness.js';
 import { openTestDatabase } from '../support/databases.js';
 import { type LiveServer, startLiveServer } from '../support/live-server.js';
+import { TEST_KEY } from '../support/test-app.js';
 import { call, nowIso, openBehindTheCache } from './cache-support.js';
 
 describe('ETag and 304 on GET answers', () => {
@@ -142,5 +145,70 @@ describe('a report becoming ready', () => {
       await worker?.stop(5000);
       await h.close();
     }
+  });
+});
+
+describe('compressed cached answers', () => {
+  let server: LiveServer;
+  beforeAll(async () => {
+    server = await startLiveServer();
+    for (let i = 0; i < 30; i += 1) {
+      await call(server.baseUrl, '/api/to_do_list', { method: 'POST', body: { title: `Item number ${i}` } });
+    }
+  });
+  afterAll(async () => server.close());
+
+  /** A GET whose body is returned as sent (fetch would decode it). */
+  const raw = (path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const req = request(
+        `${server.baseUrl}${path}`,
+        { headers: { 'x-api-key': TEST_KEY, ...headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('sends brotli or gzip to clients that accept it, each with its own ETag and 304', async () => {
+    const plain = await raw('/api/to_do_list?limit=100', {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('accept-encoding');
+    expect(plain.body.length).toBeGreaterThan(1024);
+
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
+      // Twice: the miss that stores the answer and the hit that serves it are encoded alike.
+      for (let round = 0; round < 2; round += 1) {
+        const encoded = await raw('/api/to_do_list?limit=100', { 'accept-encoding': accept });
+        expect(encoded.headers['content-encoding']).toBe(encoding);
+        expect(encoded.body.length).toBeLessThan(plain.body.length / 3);
+        expect(decode(encoded.body).toString()).toBe(plain.body.toString());
+        expect(encoded.headers.etag).toBe(`${String(plain.headers.etag).slice(0, -1)}-${encoding}"`);
+        const again = await raw('/api/to_do_list?limit=100', {
+          'accept-encoding': accept,
+          'if-none-match': String(encoded.headers.etag),
+        });
+        expect(again.status).toBe(304);
+        expect(again.body.length).toBe(0);
+      }
+    }
+    const refused = await raw('/api/to_do_list?limit=100', { 'accept-encoding': 'br;q=0, identity' });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('leaves answers under 1 KB uncompressed', async () => {
+    const small = await raw('/api/apps', { 'accept-encoding': 'br, gzip' });
+    expect(small.status).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString())).toMatchObject({ success: true, data: [] });
   });
 });
