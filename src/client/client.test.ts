@@ -82,6 +82,11 @@ describe.each(DIALECTS)('DashboardClient against the live server (%s)', (dialect
       .catch((e: unknown) => e);
     expect(duplicate).toBeInstanceOf(DashboardApiError);
     expect(duplicate).toMatchObject({ status: 409, code: 'CONFLICT' });
+    // What a user interface shows: the service's wording alone, without method, path and code.
+    const { message, serviceMessage } = duplicate as DashboardApiError;
+    expect(message).toMatch(/^POST \/api\/apps failed with 409 CONFLICT: /);
+    expect(message.endsWith(serviceMessage)).toBe(true);
+    expect(serviceMessage).not.toMatch(/POST|\/api\/apps|409/);
 
     // Manual runs go with an application.
     const run = await client.manualRuns.trigger(id);

@@ -11,20 +11,25 @@ function RefusalMessage({ refusal }: { refusal: Refusal }) {
   if (refusal.kind === 'blocked') {
     return (
       <div className="alert alert-error" role="alert">
-        <strong>Slow down.</strong> Too many wrong keys: sign-in from this address is blocked until{' '}
-        <time dateTime={new Date(refusal.until).toISOString()}>{formatTime(refusal.until)}</time>. Try again
-        in {formatWait(Math.max(1, Math.round((refusal.until - Date.now()) / 1000)))}.
+        {/* One span: the alert lays out its children as flex items, which would split the sentence. */}
+        <span>
+          <strong>Slow down.</strong> Too many wrong keys: sign-in from this address is blocked until{' '}
+          <time dateTime={new Date(refusal.until).toISOString()}>{formatTime(refusal.until)}</time>. Try again
+          in {formatWait(Math.max(1, Math.round((refusal.until - Date.now()) / 1000)))}.
+        </span>
       </div>
     );
   }
   const left = refusal.attemptsRemaining;
   return (
     <div className="alert alert-error" role="alert">
-      <strong>That API key is not valid.</strong> Check it and try again.
-      {left !== undefined &&
-        (left === 0
-          ? ' The next wrong key blocks this address for a while.'
-          : ` ${left} attempt${left === 1 ? '' : 's'} remaining before this address is blocked.`)}
+      <span>
+        <strong>That API key is not valid.</strong> Check it and try again.
+        {left !== undefined &&
+          (left === 0
+            ? ' The next wrong key blocks this address for a while.'
+            : ` ${left} attempt${left === 1 ? '' : 's'} remaining before this address is blocked.`)}
+      </span>
     </div>
   );
 }

@@ -70,7 +70,8 @@ interface RunState {
   index: number;
   passed: boolean;
   flaky: boolean;
-  latestAt: string;
+  /** Epoch ms of the run's latest row: numbers, so no row's text is kept. */
+  latestMs: number;
   author: string | undefined;
   /** Whether `author` came from a failing row (it then names who broke the run). */
   authorFromFailure: boolean;
@@ -78,6 +79,9 @@ interface RunState {
 
 interface ProjectState {
   runs: Map<number, RunState>;
+  /** The run of the previous row: rows of a run mostly come together, so most need no lookup. */
+  lastRun: RunState | undefined;
+  lastRunNumber: number;
   /** Run number and commit author by run index. */
   runNumbers: number[];
   runAuthors: (string | undefined)[];
@@ -93,23 +97,23 @@ function runNumberOf(value: unknown): number | undefined {
   return undefined;
 }
 
-/** The canonical form compares correctly as text; anything else goes through Date. */
+/** The form the service sends: read digit by digit; anything else goes through Date. */
 const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function instantOf(value: unknown): string | undefined {
-  // Fast path: the service sends this form, and parsing every row through Date costs more
-  // than the rest of the fold together.
-  if (typeof value === 'string' && CANONICAL_INSTANT.test(value)) {
-    // A copy made of two short slices: a string cut out of the parser's buffer would otherwise
-    // keep that whole chunk alive for as long as a run state holds it (V8 sliced strings).
-    return value.slice(0, 12) + value.slice(12);
-  }
-  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-  const time = new Date(value);
-  return Number.isNaN(time.getTime()) ? undefined : time.toISOString();
+/** Epoch ms of a row's `created_at`, or NaN when it is not an instant. */
+function epochOf(value: unknown): number {
+  // Fast path: parsing every row through Date costs more than the rest of the fold together.
+  if (typeof value === 'string' && CANONICAL_INSTANT.test(value)) return epochMsOf(value);
+  if (typeof value !== 'string' && typeof value !== 'number') return NaN;
+  return new Date(value).getTime();
 }
 
-const normalised = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase() : '');
+function normalised(value: unknown): string {
+  // The statuses the service sends need no trimming or case folding (no new string per row).
+  if (value === 'passed' || value === 'failed') return value;
+  if (value === 'noTests') return 'notests';
+  return typeof value === 'string' ? value.trim().toLowerCase() : '';
+}
 
 const digits = (text: string, from: number, count: number) => {
   let value = 0;
@@ -155,34 +159,34 @@ function durationOf(value: unknown): number {
  */
 export function createAggregator(apps: readonly ReportedApp[], date: string) {
   const { startDate, endDate } = reportWindow(date);
-  const windowStart = `${startDate}T00:00:00.000Z`;
-  const windowEnd = `${addDays(endDate, 1)}T00:00:00.000Z`;
-  const appsByName = new Map<string, ReportedApp[]>();
-  for (const app of apps) appsByName.set(app.name, [...(appsByName.get(app.name) ?? []), app]);
-  const windowStartMs = Date.parse(windowStart);
+  const windowStartMs = Date.parse(`${startDate}T00:00:00.000Z`);
+  const windowEndMs = Date.parse(`${addDays(endDate, 1)}T00:00:00.000Z`);
+  // One state per project name (apps sharing a name share it), keyed by our own strings.
   const projects = new Map<string, ProjectState>();
+  for (const app of apps) {
+    if (projects.has(app.name)) continue;
+    projects.set(app.name, {
+      runs: new Map(),
+      lastRun: undefined,
+      lastRunNumber: NaN,
+      runNumbers: [],
+      runAuthors: [],
+      specs: createSpecAggregator(windowStartMs),
+    });
+  }
   let rowsSeen = 0;
 
   return {
     add(row: SpecRow): void {
       rowsSeen += 1;
-      if (typeof row.project_name !== 'string' || !appsByName.has(row.project_name)) return;
+      const project = typeof row.project_name === 'string' ? projects.get(row.project_name) : undefined;
+      if (!project) return;
       const runNumber = runNumberOf(row.run_number);
-      const createdAt = instantOf(row.created_at);
-      if (runNumber === undefined || createdAt === undefined) return;
-      if (createdAt < windowStart || createdAt >= windowEnd) return;
-      let project = projects.get(row.project_name);
-      if (!project) {
-        project = {
-          runs: new Map(),
-          runNumbers: [],
-          runAuthors: [],
-          specs: createSpecAggregator(windowStartMs),
-        };
-        // Keyed by our own copy of the name, not the parsed one (same reason as above).
-        projects.set(appsByName.get(row.project_name)![0]!.name, project);
-      }
-      let run = project.runs.get(runNumber);
+      if (runNumber === undefined) return;
+      const createdMs = epochOf(row.created_at);
+      // NaN fails both comparisons, so rows without a readable instant are dropped here too.
+      if (!(createdMs >= windowStartMs && createdMs < windowEndMs)) return;
+      let run = runNumber === project.lastRunNumber ? project.lastRun : project.runs.get(runNumber);
       if (!run) {
         const index = project.runNumbers.push(runNumber) - 1;
         project.runAuthors.push(undefined);
@@ -190,19 +194,21 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
           index,
           passed: true,
           flaky: false,
-          latestAt: createdAt,
+          latestMs: createdMs,
           author: undefined,
           authorFromFailure: false,
         };
         project.runs.set(runNumber, run);
       }
+      project.lastRun = run;
+      project.lastRunNumber = runNumber;
       const status = normalised(row.status);
       const counted = status !== 'notests';
       const failed = counted && status !== 'passed';
       if (failed) run.passed = false;
       const flaky = typeof row.flaky_tests === 'number' ? row.flaky_tests > 0 : Number(row.flaky_tests) > 0;
       if (flaky) run.flaky = true;
-      if (createdAt > run.latestAt) run.latestAt = createdAt;
+      if (createdMs > run.latestMs) run.latestMs = createdMs;
       const author = typeof row.commit_author_name === 'string' ? row.commit_author_name : '';
       // A failing row's author wins over one taken from a passing row of the same run.
       if (counted && author !== '' && (run.author === undefined || (failed && !run.authorFromFailure))) {
@@ -216,7 +222,7 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
         project.specs.add(
           row.spec,
           run.index,
-          epochMsOf(createdAt) - windowStartMs,
+          createdMs - windowStartMs,
           flags,
           durationOf(row.spec_duration),
           author,
@@ -248,6 +254,9 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
   };
 }
 
+const DAY_MS = 86_400_000;
+const isoOf = (epochMs: number) => new Date(epochMs).toISOString();
+
 function summariseRuns(
   appId: number,
   runs: Map<number, RunState>,
@@ -255,6 +264,7 @@ function summariseRuns(
   specs: SpecStat[],
 ): AppReport {
   const day = { totalRuns: 0, passedRuns: 0, failedRuns: 0 };
+  const dayStartMs = Date.parse(`${date}T00:00:00.000Z`);
   let passedRuns = 0;
   let flakyRuns = 0;
   let lastNumber = Number.NEGATIVE_INFINITY;
@@ -264,7 +274,7 @@ function summariseRuns(
     else if (lastFailedNumber === undefined || runNumber > lastFailedNumber) lastFailedNumber = runNumber;
     if (run.flaky) flakyRuns += 1;
     if (runNumber > lastNumber) lastNumber = runNumber;
-    if (run.latestAt.startsWith(date)) {
+    if (run.latestMs >= dayStartMs && run.latestMs < dayStartMs + DAY_MS) {
       day.totalRuns += 1;
       if (run.passed) day.passedRuns += 1;
       else day.failedRuns += 1;
@@ -281,8 +291,8 @@ function summariseRuns(
     successRate: successRate(passedRuns, totalRuns),
     lastRunStatus: last.passed ? 'passed' : 'failed',
     lastRunNumber: lastNumber,
-    lastRunAt: last.latestAt,
-    lastFailedRunAt: lastFailedNumber !== undefined ? runs.get(lastFailedNumber)!.latestAt : null,
+    lastRunAt: isoOf(last.latestMs),
+    lastFailedRunAt: lastFailedNumber !== undefined ? isoOf(runs.get(lastFailedNumber)!.latestMs) : null,
     day,
     lastFailureAuthor: lastFailedNumber !== undefined ? (runs.get(lastFailedNumber)!.author ?? null) : null,
     failingSpecs: specs

@@ -139,40 +139,56 @@ export function createSpecAggregator(windowStartMs: number) {
     return state.head;
   }
 
-  const instant = (offsetMs: number) => new Date(windowStartMs + offsetMs).toISOString();
+  /** Cells of a spec newest run first, counted ones only (sorted when rows came out of order). */
+  function countedCells(state: SpecState, runNumbers: readonly number[]) {
+    const counted: number[] = [];
+    let ordered = true;
+    let previousNumber = Infinity;
+    let latestUncounted = 0;
+    for (let id = state.head; id !== NONE; id = cells.nextOf(id)) {
+      if (!(cells.flagsOf(id) & COUNTED)) {
+        latestUncounted = Math.max(latestUncounted, cells.latestOf(id));
+        continue;
+      }
+      const runNumber = runNumbers[cells.runOf(id)]!;
+      if (runNumber > previousNumber) ordered = false;
+      previousNumber = runNumber;
+      counted.push(id);
+    }
+    // Chains are newest first, so rows that arrive in run order need no sort.
+    if (!ordered) counted.sort((x, y) => runNumbers[cells.runOf(y)]! - runNumbers[cells.runOf(x)]!);
+    return { counted, latestUncounted };
+  }
 
   function summarise(
     state: SpecState,
     runNumbers: readonly number[],
     runAuthors: readonly (string | undefined)[],
+    instant: (offsetMs: number) => string,
   ): SpecStat {
-    const counted: number[] = [];
-    let latestUncounted = 0;
-    for (let id = state.head; id !== NONE; id = cells.nextOf(id)) {
-      if (cells.flagsOf(id) & COUNTED) counted.push(id);
-      else latestUncounted = Math.max(latestUncounted, cells.latestOf(id));
-    }
-    counted.sort((a, b) => runNumbers[cells.runOf(b)]! - runNumbers[cells.runOf(a)]!);
+    const { counted, latestUncounted } = countedCells(state, runNumbers);
     let failedRuns = 0;
     let flakyRuns = 0;
+    let lastFailed = NONE;
+    let streakStart = NONE;
+    let streakOpen = true;
     for (const id of counted) {
-      if (cells.flagsOf(id) & FAILED) failedRuns += 1;
-      if (cells.flagsOf(id) & FLAKY) flakyRuns += 1;
-    }
-    const last = counted[0];
-    const lastFailed = counted.find((id) => cells.flagsOf(id) & FAILED);
-    const lastFailing = last !== undefined && (cells.flagsOf(last) & FAILED) !== 0;
-    let streakStart: number | undefined;
-    if (lastFailing) {
-      for (const id of counted) {
-        if (!(cells.flagsOf(id) & FAILED)) break;
-        streakStart = id;
+      const flags = cells.flagsOf(id);
+      if (flags & FLAKY) flakyRuns += 1;
+      if (flags & FAILED) {
+        failedRuns += 1;
+        if (lastFailed === NONE) lastFailed = id;
+        if (streakOpen) streakStart = id;
+      } else {
+        streakOpen = false;
       }
     }
+    const last = counted.length > 0 ? counted[0]! : NONE;
+    const lastFailing = last !== NONE && last === lastFailed;
     const totalRuns = counted.length;
-    const ownAuthor = lastFailed === undefined ? 0 : cells.failureAuthorOf(lastFailed);
+    const ownAuthor = lastFailed === NONE ? 0 : cells.failureAuthorOf(lastFailed);
     const author =
-      lastFailed === undefined
+      lastFailed === NONE
         ? undefined
         : ownAuthor !== 0
           ? authorNames[ownAuthor - 1]
@@ -184,10 +200,10 @@ export function createSpecAggregator(windowStartMs: number) {
       flakyRuns,
       successRate: successRate(totalRuns - failedRuns, totalRuns),
       lastStatus: lastFailing ? 'failed' : 'passed',
-      lastRunNumber: last === undefined ? null : runNumbers[cells.runOf(last)]!,
-      lastRunAt: instant(last === undefined ? latestUncounted : cells.latestOf(last)),
-      lastFailedAt: lastFailed === undefined ? null : instant(cells.latestOf(lastFailed)),
-      failingSince: streakStart === undefined ? null : instant(cells.earliestOf(streakStart)),
+      lastRunNumber: last === NONE ? null : runNumbers[cells.runOf(last)]!,
+      lastRunAt: instant(last === NONE ? latestUncounted : cells.latestOf(last)),
+      lastFailedAt: lastFailed === NONE ? null : instant(cells.latestOf(lastFailed)),
+      failingSince: lastFailing ? instant(cells.earliestOf(streakStart)) : null,
       avgDurationMs: state.durationCount === 0 ? null : Math.round(state.durationSum / state.durationCount),
       lastFailureAuthor: author ?? null,
     };
@@ -225,8 +241,18 @@ export function createSpecAggregator(windowStartMs: number) {
 
     /** Every spec's statistics, in the order of the specs endpoint. */
     finish(runNumbers: readonly number[], runAuthors: readonly (string | undefined)[]): SpecStat[] {
+      // Many specs share instants (one run's rows); formatting each once saves most Date objects.
+      const formatted = new Map<number, string>();
+      const instant = (offsetMs: number) => {
+        let text = formatted.get(offsetMs);
+        if (text === undefined) {
+          text = new Date(windowStartMs + offsetMs).toISOString();
+          formatted.set(offsetMs, text);
+        }
+        return text;
+      };
       return [...specs.values()]
-        .map((state) => summarise(state, runNumbers, runAuthors))
+        .map((state) => summarise(state, runNumbers, runAuthors, instant))
         .sort(compareSpecStats);
     },
   };
