@@ -30,7 +30,28 @@ export interface SchedulerDeps {
   appTriggers?: AppTriggerSource;
   /** How often the list of apps is re-read to follow schedule changes (default 60 s). */
   appRefreshMs?: number;
+  /** Time and timers; the real ones unless a test moves time itself. */
+  clock?: SchedulerClock;
 }
+
+/** What the scheduler needs of time: the current instant and one-shot timers. */
+export interface SchedulerClock {
+  now(): Date;
+  /** Calls `fire` once after `ms`; the returned function cancels it. */
+  setTimer(fire: () => void, ms: number): () => void;
+}
+
+// setTimeout cannot wait longer than this; a longer wait is re-armed when the timer fires early.
+const MAX_TIMER_MS = 2_147_483_647;
+
+export const realClock: SchedulerClock = {
+  now: () => new Date(),
+  setTimer(fire, ms) {
+    const timer = setTimeout(fire, Math.min(Math.max(ms, 0), MAX_TIMER_MS));
+    timer.unref();
+    return () => clearTimeout(timer);
+  },
+};
 
 export interface Scheduler {
   /** Next planned instant of a job or app trigger (by the name used in job_runs). */
@@ -59,8 +80,16 @@ export function latestTick(cron: Cron, planned: Date | null, now: Date): Date {
   return tick;
 }
 
+interface Planned {
+  cron: Cron;
+  schedule: string;
+  next: Date | null;
+  cancel: () => void;
+}
+
 export function startScheduler(deps: SchedulerDeps): Scheduler {
-  const crons = new Map<string, { cron: Cron; schedule: string }>();
+  const clock = deps.clock ?? realClock;
+  const crons = new Map<string, Planned>();
   const inFlight = new Set<Promise<unknown>>();
   let stopped = false;
 
@@ -86,29 +115,52 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
     await deps.runner.run(name, work);
   }
 
+  // croner only computes the instants (a paused Cron); the timers are the clock's, so tests can
+  // move time instead of waiting for it.
   function schedule(name: string, pattern: string, work: () => Promise<unknown>) {
-    let planned: Date | null = null;
-    const cron = new Cron(
-      pattern,
-      {
-        timezone: deps.timezone,
-        // A run still going when its next tick comes: that tick is left to other processes.
-        protect: true,
-        catch: (error) => deps.logger.error({ job: name, err: error }, 'scheduled run crashed'),
-      },
-      async (self: Cron) => {
-        const tick = latestTick(self, planned, new Date());
-        planned = self.nextRun();
-        await track(runTick(name, tick, work));
-      },
-    );
-    planned = cron.nextRun();
-    crons.set(name, { cron, schedule: pattern });
+    const cron = new Cron(pattern, { timezone: deps.timezone, paused: true });
+    const entry: Planned = { cron, schedule: pattern, next: null, cancel: () => undefined };
+    let running = false;
+    const arm = (after: Date) => {
+      entry.next = cron.nextRun(after);
+      if (!entry.next || stopped) return;
+      entry.cancel = clock.setTimer(fire, entry.next.getTime() - clock.now().getTime());
+    };
+    const fire = () => {
+      if (stopped || crons.get(name) !== entry || !entry.next) return;
+      const now = clock.now();
+      // A long wait is served in several timers: not due yet, wait again.
+      if (now.getTime() < entry.next.getTime()) {
+        entry.cancel = clock.setTimer(fire, entry.next.getTime() - now.getTime());
+        return;
+      }
+      const tick = latestTick(cron, entry.next, now);
+      arm(tick);
+      // A run still going when its next tick comes: that tick is left to other processes.
+      if (running) return;
+      running = true;
+      void track(
+        runTick(name, tick, work)
+          .catch((error: unknown) => deps.logger.error({ job: name, err: error }, 'scheduled run crashed'))
+          .finally(() => {
+            running = false;
+          }),
+      );
+    };
+    crons.set(name, entry);
+    arm(clock.now());
   }
+
+  const unschedule = (name: string) => {
+    const entry = crons.get(name);
+    entry?.cancel();
+    entry?.cron.stop();
+    crons.delete(name);
+  };
 
   for (const job of deps.jobs) schedule(job.name, job.schedule, () => job.run());
 
-  let refreshTimer: NodeJS.Timeout | undefined;
+  let cancelRefresh: () => void = () => undefined;
   const refreshMs = deps.appRefreshMs ?? 60_000;
 
   // Re-reads run one after another: a change announced during a read gets a read of its own.
@@ -132,10 +184,7 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
     }
     for (const [name, entry] of crons) {
       if (!name.startsWith('e2e-trigger:')) continue;
-      if (wanted.get(name)?.schedule !== entry.schedule) {
-        entry.cron.stop();
-        crons.delete(name);
-      }
+      if (wanted.get(name)?.schedule !== entry.schedule) unschedule(name);
     }
     for (const [name, { appId, schedule: pattern }] of wanted) {
       if (crons.has(name) || stopped) continue;
@@ -149,7 +198,7 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
 
   function planRefresh(delayMs: number) {
     if (stopped || !deps.appTriggers) return;
-    refreshTimer = setTimeout(() => {
+    cancelRefresh = clock.setTimer(() => {
       refreshAppTriggers().then(
         () => planRefresh(refreshMs),
         (error: unknown) => {
@@ -159,19 +208,17 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
         },
       );
     }, delayMs);
-    refreshTimer.unref();
   }
   planRefresh(0);
 
   return {
-    nextRun: (name) => crons.get(name)?.cron.nextRun() ?? null,
+    nextRun: (name) => crons.get(name)?.next ?? null,
     appTriggerNames: () => [...crons.keys()].filter((name) => name.startsWith('e2e-trigger:')),
     refreshAppTriggers,
     async stop(graceMs = 30_000) {
       stopped = true;
-      clearTimeout(refreshTimer);
-      for (const { cron } of crons.values()) cron.stop();
-      crons.clear();
+      cancelRefresh();
+      for (const name of [...crons.keys()]) unschedule(name);
       await settleWithin(inFlight, graceMs);
     },
   };
