@@ -142,6 +142,10 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('test insight in Chromium
     await visible(page.getByRole('heading', { name: 'shop', level: 1 }));
     await expect.poll(() => page.locator('#app-report-date').inputValue()).toBe(yesterday);
     await textOf(page.getByTestId('failing-specs')).toContain('No spec is failing in its last run.');
+    // Changing the date keeps it in the address (today is the default, so it leaves the query).
+    await page.locator('#app-report-date').fill(today);
+    await expect.poll(() => new URL(page.url()).searchParams.get('date')).toBeNull();
+    await textOf(page.getByTestId('failing-specs')).toContain('cypress/e2e/checkout.cy.ts');
     expect(problems).toEqual([]);
   }, 60_000);
 });

@@ -1,19 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { DashboardClient, SpecStat } from '../../../../src/client/index.js';
 import { useClient } from '../../api/client';
 import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../../components/ui';
-import { Link, navigate, usePageTitle, usePath } from '../../lib/router';
+import { Link, usePageTitle, usePath, useQueryParam } from '../../lib/router';
 import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../../lib/time';
 import { useAsync } from '../../lib/useAsync';
 import { AppTrend } from './AppTrend';
-import {
-  appIdFromPath,
-  appReportPath,
-  dateFromSearch,
-  formatDuration,
-  lastFailureAuthor,
-  specLists,
-} from './links';
+import { appIdFromPath, dateFromSearch, formatDuration, lastFailureAuthor, specLists } from './links';
 import './insight.css';
 
 /** Pages of 100 (the API's largest); a project with more than 2000 specs shows its first 2000. */
@@ -133,7 +126,9 @@ export function AppReportPage() {
   const path = usePath();
   const appId = appIdFromPath(path) ?? 0;
   const today = todayUtc();
-  const [date, setDate] = useState(() => dateFromSearch(window.location.search) ?? today);
+  // The date lives in the address (shareable, and the back button restores it).
+  const [dateParam, setDate] = useQueryParam('date', today);
+  const date = dateFromSearch(`?date=${dateParam}`) ?? today;
   const client = useClient();
   const state = useAsync(() => loadAppReport(client, appId, date), [client, appId, date]);
   const name = state.data?.detail?.app?.name;
@@ -147,10 +142,6 @@ export function AppReportPage() {
     return () => window.clearTimeout(timer);
   }, [pending, state.reload, state.data]);
 
-  const changeDate = (value: string) => {
-    setDate(value);
-    navigate(appReportPath(appId, value), true);
-  };
   const { data } = state;
   const lists = specLists(data?.specs ?? []);
   const author = lastFailureAuthor(data?.specs ?? []);
@@ -175,7 +166,7 @@ export function AppReportPage() {
               value={date}
               max={today}
               required
-              onChange={(e) => e.target.value && changeDate(e.target.value)}
+              onChange={(e) => e.target.value && setDate(e.target.value)}
             />
           </div>
         </div>
