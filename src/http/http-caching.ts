@@ -35,9 +35,20 @@ type Hooks<T> = T | T[] | undefined;
 const asArray = <T>(hooks: Hooks<T>): T[] =>
   hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 
-function revalidated(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+/**
+ * Sets the validators; true (and 304) when If-None-Match names `etag` or one of `sameContent`,
+ * the tags of the other encodings of the same answer.
+ */
+function revalidated(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  etag: string,
+  sameContent: readonly string[] = [],
+): boolean {
   void reply.header('etag', etag).header('cache-control', API_CACHE_CONTROL);
-  if (!matchesIfNoneMatch(request.headers['if-none-match'], etag)) return false;
+  const header = request.headers['if-none-match'];
+  const matches = [etag, ...sameContent].some((candidate) => matchesIfNoneMatch(header, candidate));
+  if (!matches) return false;
   void reply.code(304).removeHeader('content-type');
   return true;
 }
@@ -91,8 +102,15 @@ function sendCached(
     entry.body.length >= COMPRESS_MIN_BYTES
       ? preferredEncoding(request.headers['accept-encoding'])
       : undefined;
-  const etag = encoding ? `${entry.etag.slice(0, -1)}-${encoding}"` : entry.etag;
-  if (revalidated(request, reply, etag)) return null;
+  const tagOf = (coding: ContentEncoding | undefined) =>
+    coding ? `${entry.etag.slice(0, -1)}-${coding}"` : entry.etag;
+  const etag = tagOf(encoding);
+  // A client that changed its Accept-Encoding (a browser's fetch and a script, say) still holds
+  // the current content: any encoding's tag revalidates it.
+  const others = [undefined, 'br', 'gzip'].filter((coding) => coding !== encoding) as (
+    ContentEncoding | undefined
+  )[];
+  if (revalidated(request, reply, etag, others.map(tagOf))) return null;
   void reply.type(entry.contentType);
   if (!encoding) return entry.body;
   void reply.header('content-encoding', encoding);

@@ -116,6 +116,17 @@ describe.each(DIALECTS)('acceptance: status, read_all, sign-in and bad input (%s
     expect(correct.json<Json>()).toMatchObject({ valid: true });
   });
 
+  it('GET /api/e2e_run_report names every invalid query parameter in one 400, enrichments included', async () => {
+    for (const enrichments of ['{"bogus":true}', 'not-json', '{"includeDetails":"yes"}', '[true]']) {
+      const response = await t.api({
+        method: 'GET',
+        url: `/api/e2e_run_report?date=2025-02-30&force=yes&enrichments=${encodeURIComponent(enrichments)}`,
+      });
+      const details = expectEnvelope(response, 400, 'VALIDATION_ERROR').map((detail) => detail.split(':')[0]);
+      expect(details.sort(), enrichments).toEqual(['date', 'enrichments', 'force']);
+    }
+  });
+
   it('rejects a NUL character in string fields with the same 400 VALIDATION_ERROR on both dialects', async () => {
     for (const [url, payload] of [
       ['/api/to_do_list', { title: 'buy\u0000milk' }],

@@ -201,6 +201,11 @@ describe('compressed cached answers', () => {
         expect(again.body.length).toBe(0);
       }
     }
+    // The tag of one encoding revalidates a request that now asks for another (same content).
+    const brTag = `${String(plain.headers.etag).slice(0, -1)}-br"`;
+    const crossed = await raw('/api/to_do_list?limit=100', { 'if-none-match': brTag });
+    expect(crossed.status).toBe(304);
+    expect(crossed.headers.etag).toBe(plain.headers.etag);
     const refused = await raw('/api/to_do_list?limit=100', { 'accept-encoding': 'br;q=0, identity' });
     expect(refused.headers['content-encoding']).toBeUndefined();
   });

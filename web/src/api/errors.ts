@@ -3,7 +3,7 @@ import {
   DashboardNetworkError,
   DashboardTimeoutError,
 } from '../../../src/client/index.js';
-import { formatTime, fromNow } from '../lib/time';
+import { formatTime, fromNow } from '../lib/time.js';
 
 /** How the UI reads the typed client's errors: status, field problems and human wording. */
 
