@@ -1,10 +1,20 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { isStorableId, toCount, toDbBoolean } from '../../db/errors.js';
+import { fromDbBoolean, isStorableId, parseJson, toCount, toDbBoolean } from '../../db/errors.js';
 import type { NotificationsTable } from '../../db/schema.js';
 import { nowIso } from '../../shared/time.js';
 
-export type NotificationRow = Selectable<NotificationsTable>;
+/** A stored notification as the service sees it: `is_read` a boolean, `data` parsed JSON. */
+export type NotificationRow = Omit<Selectable<NotificationsTable>, 'is_read' | 'data'> & {
+  is_read: boolean;
+  data: Record<string, unknown> | null;
+};
+
+const decode = (row: Selectable<NotificationsTable>): NotificationRow => ({
+  ...row,
+  is_read: fromDbBoolean(row.is_read),
+  data: parseJson<Record<string, unknown>>(row.data),
+});
 
 export interface NotificationWrite {
   title: string;
@@ -30,7 +40,8 @@ export function createNotificationsRepository(db: Db) {
 
   async function findById(id: number): Promise<NotificationRow | undefined> {
     if (!isStorableId(id)) return undefined;
-    return db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && decode(row);
   }
 
   return {
@@ -48,13 +59,13 @@ export function createNotificationsRepository(db: Db) {
           .select((eb) => eb.fn.countAll().as('total'))
           .executeTakeFirstOrThrow(),
       ]);
-      return { rows, total: toCount(count.total) };
+      return { rows: rows.map(decode), total: toCount(count.total) };
     },
 
     findById,
 
     async create(input: NotificationWrite): Promise<NotificationRow> {
-      return db
+      const row = await db
         .insertInto('notifications')
         .values({
           title: input.title,
@@ -66,6 +77,7 @@ export function createNotificationsRepository(db: Db) {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      return decode(row);
     },
 
     async update(id: number, patch: Partial<NotificationWrite>): Promise<NotificationRow | undefined> {
@@ -78,12 +90,13 @@ export function createNotificationsRepository(db: Db) {
         ...(patch.isRead !== undefined ? { is_read: toDbBoolean(patch.isRead) } : {}),
       };
       if (Object.keys(values).length === 0) return findById(id);
-      return db
+      const row = await db
         .updateTable('notifications')
         .set(values)
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();
+      return row && decode(row);
     },
 
     /** Marks every unread notification (of one type, when given) read; returns how many. */

@@ -1,4 +1,3 @@
-import { fromDbBoolean, parseJson } from '../../db/errors.js';
 import { NotFoundError } from '../../shared/errors.js';
 import type { Page } from '../../http/pagination.js';
 import type { NotificationInput, NotificationType } from './notification-sink.js';
@@ -27,13 +26,13 @@ export interface NotificationsServiceDeps {
 }
 
 export function toNotification(row: NotificationRow): Notification {
-  const data = parseJson<Record<string, unknown>>(row.data);
+  const { data } = row;
   return {
     id: row.id,
     title: row.title,
     message: row.message,
     type: row.type as NotificationType,
-    isRead: fromDbBoolean(row.is_read),
+    isRead: row.is_read,
     createdAt: row.created_at,
     ...(data !== null ? { data } : {}),
   };

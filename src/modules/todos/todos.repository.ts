@@ -1,11 +1,17 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { pageWithTotal } from '../../db/paging.js';
-import { isStorableId, toCount, toDbBoolean } from '../../db/errors.js';
+import { fromDbBoolean, isStorableId, toCount, toDbBoolean } from '../../db/errors.js';
 import type { TodosTable } from '../../db/schema.js';
 import { nowIso } from '../../shared/time.js';
 
-export type TodoRow = Selectable<TodosTable>;
+/** A stored to-do as the service sees it: `is_completed` decoded from either dialect's boolean. */
+export type TodoRow = Omit<Selectable<TodosTable>, 'is_completed'> & { is_completed: boolean };
+
+const decode = (row: Selectable<TodosTable>): TodoRow => ({
+  ...row,
+  is_completed: fromDbBoolean(row.is_completed),
+});
 
 export interface TodoWrite {
   title: string;
@@ -19,7 +25,7 @@ export function createTodosRepository(db: Db) {
   return {
     /** Due date ascending, undated last, then id; `desc` reverses the whole order. */
     async list(limit: number, offset: number, order: 'asc' | 'desc') {
-      return pageWithTotal(
+      const { rows, total } = await pageWithTotal(
         { limit, offset },
         () =>
           db
@@ -41,16 +47,18 @@ export function createTodosRepository(db: Db) {
             ).total,
           ),
       );
+      return { rows: rows.map(decode), total };
     },
 
     async findById(id: number): Promise<TodoRow | undefined> {
       if (!isStorableId(id)) return undefined;
-      return db.selectFrom('todos').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('todos').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && decode(row);
     },
 
     async create(input: TodoWrite): Promise<TodoRow> {
       const now = nowIso();
-      return db
+      const row = await db
         .insertInto('todos')
         .values({
           title: input.title,
@@ -63,11 +71,12 @@ export function createTodosRepository(db: Db) {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      return decode(row);
     },
 
     async update(id: number, patch: Partial<TodoWrite>): Promise<TodoRow | undefined> {
       if (!isStorableId(id)) return undefined;
-      return db
+      const row = await db
         .updateTable('todos')
         .set({
           ...(patch.title !== undefined ? { title: patch.title } : {}),
@@ -80,6 +89,7 @@ export function createTodosRepository(db: Db) {
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();
+      return row && decode(row);
     },
 
     async delete(id: number): Promise<boolean> {

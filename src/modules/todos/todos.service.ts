@@ -1,4 +1,3 @@
-import { fromDbBoolean } from '../../db/errors.js';
 import { NotFoundError } from '../../shared/errors.js';
 import type { Page } from '../../http/pagination.js';
 import { escapeHtml, stripTags } from '../../shared/sanitize.js';
@@ -13,7 +12,7 @@ export function toToDoItem(row: TodoRow): ToDoItem {
     description: row.description,
     link: row.link,
     dueDate: row.due_date,
-    isCompleted: fromDbBoolean(row.is_completed),
+    isCompleted: row.is_completed,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
