@@ -286,3 +286,38 @@ describe.each(DIALECTS)('acceptance: test insight (%s)', (dialect) => {
     }
   });
 });
+
+describe.each(DIALECTS)('acceptance: odd export rows still give a ready report (%s)', (dialect) => {
+  let h: ReportHarness;
+  let shop: number;
+  beforeAll(async () => {
+    h = await startReportHarness({ dialect });
+    shop = await h.createApp('shop');
+  });
+  afterAll(async () => h.close());
+
+  it('a NUL in a spec name or author, a run number or duration beyond 32 bits do not fail the report', async () => {
+    h.fake.rows = [
+      specRow('shop', 1, {
+        spec: 'nul\u0000spec.cy.ts',
+        status: 'failed',
+        created_at: '2025-12-01T08:00:00.000Z',
+        commit_author_name: 'A\u0000uthor',
+        spec_duration: 5_000_000_000,
+      }),
+      specRow('shop', 3_000_000_000, { spec: 'huge-run.cy.ts', created_at: '2025-12-01T09:00:00.000Z' }),
+    ];
+    await h.api({ method: 'GET', url: '/api/e2e_run_report?date=2025-12-01' });
+    const report = (await h.waitForReport('2025-12-01')).json<Json>();
+    expect(report.summary.status).toBe('ready');
+    const specs = (
+      await h.api({ method: 'GET', url: `/api/e2e_run_report/${report.summary.id}/${shop}/specs` })
+    ).json<Json>().data as Json[];
+    // The run number beyond 32 bits is no real run: its row is ignored like one without a number.
+    expect(specs.map((spec) => spec.spec)).toEqual(['nulspec.cy.ts']);
+    expect(specs[0]).toMatchObject({ lastFailureAuthor: 'Author', avgDurationMs: null, totalRuns: 1 });
+    for (const spec of specs) {
+      expect(JSON.stringify(spec)).not.toContain('\\u0000');
+    }
+  });
+});

@@ -181,4 +181,22 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('first run, seeded start 
     await waitText(page.getByRole('row', { name: /Back office/ }), /Not in the latest report/);
     await screens(page, 'apps-seeded');
   }, 90_000);
+
+  it('keeps the to-do list filter in the address', async () => {
+    await stack.api('/api/to_do_list', { method: 'POST', body: { title: 'Still open' } });
+    const done = await stack.api<{ id: number }>('/api/to_do_list', {
+      method: 'POST',
+      body: { title: 'Finished' },
+    });
+    await stack.api(`/api/to_do_list/${done.body.data.id}`, { method: 'PUT', body: { isCompleted: true } });
+    await openSignedIn(page, stack.baseUrl, '/todos');
+    const finished = page.getByRole('listitem').filter({ hasText: 'Finished' });
+    await finished.waitFor({ timeout: STEP });
+    await page.getByLabel('Show completed').uncheck();
+    await expect.poll(() => new URL(page.url()).searchParams.get('completed')).toBe('hidden');
+    await page.reload();
+    await page.getByRole('listitem').filter({ hasText: 'Still open' }).waitFor({ timeout: STEP });
+    expect(await finished.count()).toBe(0);
+    expect(await page.getByLabel('Show completed').isChecked()).toBe(false);
+  }, 90_000);
 });

@@ -1,6 +1,12 @@
 import { successRate } from '../../shared/rates.js';
 import { addDays } from '../../shared/time.js';
-import { createSpecAggregator, SPEC_ROW, type SpecAggregator, type SpecStat } from './spec-aggregation.js';
+import {
+  createSpecAggregator,
+  SPEC_ROW,
+  type SpecAggregator,
+  type SpecStat,
+  withoutNul,
+} from './spec-aggregation.js';
 
 /** One row of the test-results service's `spec-details` report (the fields we use). */
 export interface SpecRow {
@@ -91,10 +97,20 @@ interface ProjectState {
 /** At most this many failing spec names travel with a failure notification. */
 export const FAILING_SPECS_LIMIT = 10;
 
+/**
+ * Run numbers and durations are stored in 32-bit integer columns: a value beyond that is not a
+ * real run number or duration, and PostgreSQL would refuse the whole report over it.
+ */
+export const MAX_STORED_INTEGER = 2_147_483_647;
+
 function runNumberOf(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
-  if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value.trim());
-  return undefined;
+  const number =
+    typeof value === 'number' && Number.isSafeInteger(value)
+      ? value
+      : typeof value === 'string' && /^\d+$/.test(value.trim())
+        ? Number(value.trim())
+        : undefined;
+  return number !== undefined && Math.abs(number) <= MAX_STORED_INTEGER ? number : undefined;
 }
 
 /** The form the service sends: read digit by digit; anything else goes through Date. */
@@ -146,7 +162,7 @@ function durationOf(value: unknown): number {
       : typeof value === 'string' && value.trim() !== ''
         ? Number(value)
         : NaN;
-  return Number.isFinite(duration) && duration >= 0 ? duration : NaN;
+  return Number.isFinite(duration) && duration >= 0 && duration <= MAX_STORED_INTEGER ? duration : NaN;
 }
 
 /**
@@ -212,7 +228,7 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
       const author = typeof row.commit_author_name === 'string' ? row.commit_author_name : '';
       // A failing row's author wins over one taken from a passing row of the same run.
       if (counted && author !== '' && (run.author === undefined || (failed && !run.authorFromFailure))) {
-        run.author = author.slice(0, 1) + author.slice(1);
+        run.author = withoutNul(author.slice(0, 1) + author.slice(1));
         run.authorFromFailure = failed;
         project.runAuthors[run.index] = run.author;
       }

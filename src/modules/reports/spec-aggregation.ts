@@ -17,6 +17,9 @@ export interface SpecStat {
   lastFailureAuthor: string | null;
 }
 
+/** PostgreSQL text cannot hold NUL: names from the export are stored without it on both dialects. */
+export const withoutNul = (text: string) => (text.includes('\u0000') ? text.replaceAll('\u0000', '') : text);
+
 const COUNTED = 1;
 const FAILED = 2;
 const FLAKY = 4;
@@ -129,8 +132,9 @@ export function createSpecAggregator(windowStartMs: number) {
   const authorKey = (author: string) => {
     let key = authorKeys.get(author);
     if (key === undefined) {
-      key = authorNames.push(ownCopy(author));
-      authorKeys.set(authorNames[key - 1]!, key);
+      const copy = ownCopy(author);
+      key = authorNames.push(withoutNul(copy));
+      authorKeys.set(copy, key);
     }
     return key;
   };
@@ -235,9 +239,9 @@ export function createSpecAggregator(windowStartMs: number) {
     ): void {
       let state = specs.get(spec);
       if (!state) {
-        const name = ownCopy(spec);
-        state = { name, head: NONE, maxRunIndex: -1, durationSum: 0, durationCount: 0 };
-        specs.set(name, state);
+        const key = ownCopy(spec);
+        state = { name: withoutNul(key), head: NONE, maxRunIndex: -1, durationSum: 0, durationCount: 0 };
+        specs.set(key, state);
       }
       const cell = cellFor(state, runIndex);
       cells.record(cell, offsetMs, flags);

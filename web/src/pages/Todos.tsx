@@ -3,7 +3,7 @@ import type { ToDoItem as Todo } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { describeError } from '../api/errors';
 import { Checkbox, ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
-import { usePageTitle } from '../lib/router';
+import { usePageTitle, useQueryParam } from '../lib/router';
 import { decodeEntities } from '../lib/text';
 import { formatDate, todayUtc } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
@@ -22,7 +22,9 @@ export function TodosPage() {
   const { notify } = useShell();
   const client = useClient();
   const todos = useAsync(async () => (await client.todos.list({ limit: 100 })).data, [client]);
-  const [showCompleted, setShowCompleted] = useState(true);
+  // Kept in the address (`?completed=hidden`) like the other list filters.
+  const [completedParam, setCompletedParam] = useQueryParam('completed', 'shown');
+  const showCompleted = completedParam !== 'hidden';
   const [editing, setEditing] = useState<Todo>();
   const [deleting, setDeleting] = useState<Todo>();
   const [deleteState, setDeleteState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
@@ -95,7 +97,7 @@ export function TodosPage() {
         <Checkbox
           label="Show completed"
           checked={showCompleted}
-          onChange={(e) => setShowCompleted(e.target.checked)}
+          onChange={(e) => setCompletedParam(e.target.checked ? 'shown' : 'hidden')}
         />
         {all.some((t) => t.isCompleted) && (
           <button type="button" className="button button-small" onClick={() => void clearCompleted()}>
