@@ -1,13 +1,33 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { pageWithTotal } from '../../db/paging.js';
-import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
+import {
+  fromDbBoolean,
+  isStorableId,
+  isUniqueViolation,
+  parseJson,
+  toCount,
+  toDbBoolean,
+} from '../../db/errors.js';
 import type { AppsTable, E2eManualRunsTable } from '../../db/schema.js';
 import { ConflictError } from '../../shared/errors.js';
 import { successRate } from '../../shared/rates.js';
 import { nowIso } from '../../shared/time.js';
+import type { TriggerConfiguration } from './apps.schema.js';
 
-export type AppRow = Selectable<AppsTable>;
+/** A stored application as services see it: `watching` a boolean, the trigger parsed JSON. */
+export type AppRow = Omit<Selectable<AppsTable>, 'watching' | 'e2e_trigger_configuration'> & {
+  watching: boolean;
+  e2e_trigger_configuration: TriggerConfiguration | null;
+};
+
+const decode = (row: Selectable<AppsTable>): AppRow => ({
+  ...row,
+  watching: fromDbBoolean(row.watching),
+  e2e_trigger_configuration: parseJson<TriggerConfiguration>(row.e2e_trigger_configuration),
+});
+const encodeTrigger = (trigger: TriggerConfiguration | null) =>
+  trigger === null ? null : JSON.stringify(trigger);
 export type ManualRunRow = Selectable<E2eManualRunsTable>;
 
 export interface AppWrite {
@@ -15,7 +35,7 @@ export interface AppWrite {
   code: string;
   pipelineUrl: string;
   watching: boolean;
-  triggerConfiguration: string | null;
+  triggerConfiguration: TriggerConfiguration | null;
 }
 
 export interface AppRunStats {
@@ -31,7 +51,10 @@ export function createAppsRepository(db: Db) {
     async list(limit: number, offset: number): Promise<{ rows: AppRow[]; total: number }> {
       return pageWithTotal(
         { limit, offset },
-        () => db.selectFrom('apps').selectAll().orderBy('id').limit(limit).offset(offset).execute(),
+        async () =>
+          (await db.selectFrom('apps').selectAll().orderBy('id').limit(limit).offset(offset).execute()).map(
+            decode,
+          ),
         async () =>
           toCount(
             (
@@ -47,39 +70,42 @@ export function createAppsRepository(db: Db) {
     async listAll(options: { watchingOnly?: boolean } = {}): Promise<AppRow[]> {
       let query = db.selectFrom('apps').selectAll().orderBy('name').orderBy('id');
       if (options.watchingOnly) query = query.where('watching', '=', toDbBoolean(true));
-      return query.execute();
+      return (await query.execute()).map(decode);
     },
 
     async findById(id: number): Promise<AppRow | undefined> {
       if (!isStorableId(id)) return undefined;
-      return db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && decode(row);
     },
 
     async findByIds(ids: readonly number[]): Promise<AppRow[]> {
       if (ids.length === 0) return [];
-      return db
+      const rows = await db
         .selectFrom('apps')
         .selectAll()
         .where('id', 'in', [...ids])
         .execute();
+      return rows.map(decode);
     },
 
     async create(input: AppWrite): Promise<AppRow> {
       const now = nowIso();
       try {
-        return await db
+        const row = await db
           .insertInto('apps')
           .values({
             name: input.name,
             code: input.code,
             pipeline_url: input.pipelineUrl,
             watching: toDbBoolean(input.watching),
-            e2e_trigger_configuration: input.triggerConfiguration,
+            e2e_trigger_configuration: encodeTrigger(input.triggerConfiguration),
             created_at: now,
             updated_at: now,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+        return decode(row);
       } catch (error) {
         if (isUniqueViolation(error)) throw duplicateCode(input.code);
         throw error;
@@ -89,7 +115,7 @@ export function createAppsRepository(db: Db) {
     async update(id: number, patch: Partial<AppWrite>): Promise<AppRow | undefined> {
       if (!isStorableId(id)) return undefined;
       try {
-        return await db
+        const row = await db
           .updateTable('apps')
           .set({
             ...(patch.name !== undefined ? { name: patch.name } : {}),
@@ -97,13 +123,14 @@ export function createAppsRepository(db: Db) {
             ...(patch.pipelineUrl !== undefined ? { pipeline_url: patch.pipelineUrl } : {}),
             ...(patch.watching !== undefined ? { watching: toDbBoolean(patch.watching) } : {}),
             ...(patch.triggerConfiguration !== undefined
-              ? { e2e_trigger_configuration: patch.triggerConfiguration }
+              ? { e2e_trigger_configuration: encodeTrigger(patch.triggerConfiguration) }
               : {}),
             updated_at: nowIso(),
           })
           .where('id', '=', id)
           .returningAll()
           .executeTakeFirst();
+        return row && decode(row);
       } catch (error) {
         if (isUniqueViolation(error)) throw duplicateCode(patch.code ?? '');
         throw error;
@@ -147,7 +174,7 @@ export function createAppsRepository(db: Db) {
             .where('id', '=', summaryId)
             .execute();
         }
-        return deleted;
+        return decode(deleted);
       });
     },
 

@@ -1,15 +1,8 @@
-import { fromDbBoolean, parseJson } from '../../db/errors.js';
 import { NotFoundError } from '../../shared/errors.js';
 import type { Page } from '../../http/pagination.js';
 import { todayUtc } from '../../shared/time.js';
 import type { AppRow, AppRunStats, AppsRepository, AppWrite, ManualRunRow } from './apps.repository.js';
-import type {
-  ApplicationDetails,
-  CreateAppBody,
-  LastApplicationRun,
-  TriggerConfiguration,
-  UpdateAppBody,
-} from './apps.schema.js';
+import type { ApplicationDetails, CreateAppBody, LastApplicationRun, UpdateAppBody } from './apps.schema.js';
 
 export type AppChange = 'created' | 'deleted' | 'watching_changed';
 
@@ -37,8 +30,8 @@ export function toApplicationDetails(row: AppRow, stats: AppRunStats | undefined
     name: row.name,
     code: row.code,
     pipelineUrl: row.pipeline_url,
-    watching: fromDbBoolean(row.watching),
-    e2eTriggerConfiguration: parseJson<TriggerConfiguration>(row.e2e_trigger_configuration),
+    watching: row.watching,
+    e2eTriggerConfiguration: row.e2e_trigger_configuration,
     lastRun: stats?.lastRun ? toLastRun(stats.lastRun) : null,
     e2eRunsQuantity: stats?.runsToday ?? 0,
     createdAt: row.created_at,
@@ -56,8 +49,7 @@ function toWrite(body: UpdateAppBody): Partial<AppWrite> {
     ...(body.watching !== undefined ? { watching: body.watching } : {}),
     ...(body.e2eTriggerConfiguration !== undefined
       ? {
-          triggerConfiguration:
-            body.e2eTriggerConfiguration === null ? null : JSON.stringify(body.e2eTriggerConfiguration),
+          triggerConfiguration: body.e2eTriggerConfiguration,
         }
       : {}),
   };
@@ -108,9 +100,7 @@ export function createAppsService({ appsRepository, onAppChange, onTriggerChange
         code: body.code,
         pipelineUrl: body.pipelineUrl,
         watching: body.watching ?? true,
-        triggerConfiguration: body.e2eTriggerConfiguration
-          ? JSON.stringify(body.e2eTriggerConfiguration)
-          : null,
+        triggerConfiguration: body.e2eTriggerConfiguration ?? null,
       });
       const app = toApplicationDetails(row, undefined);
       announce('created', app);
@@ -124,8 +114,12 @@ export function createAppsService({ appsRepository, onAppChange, onTriggerChange
       const row = await appsRepository.update(id, toWrite(body));
       if (!row) throw notFound(id);
       const [app] = await withStats([row]);
-      if (fromDbBoolean(before.watching) !== fromDbBoolean(row.watching)) announce('watching_changed', app!);
-      if (before.e2e_trigger_configuration !== row.e2e_trigger_configuration) triggerChanged(id);
+      if (before.watching !== row.watching) announce('watching_changed', app!);
+      if (
+        JSON.stringify(before.e2e_trigger_configuration) !== JSON.stringify(row.e2e_trigger_configuration)
+      ) {
+        triggerChanged(id);
+      }
       return app!;
     },
 
