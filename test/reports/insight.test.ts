@@ -251,6 +251,31 @@ describe.each(DIALECTS)('report insight endpoints (%s)', (dialect) => {
     expect(after.length).toBe(before + 1);
   });
 
+  it('still notifies for the newest real day when a report was asked for a future date', async () => {
+    const now = new Date().toISOString();
+    await h.database.db
+      .insertInto('e2e_report_summaries')
+      .values({
+        date: '2099-01-01',
+        status: 'ready',
+        total_runs: 0,
+        passed_runs: 0,
+        failed_runs: 0,
+        success_rate: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    h.fake.rows = [specRow('admin', 90, { status: 'failed', created_at: '2025-12-01T08:00:00.000Z' })];
+    await get('/api/e2e_run_report?date=2025-12-01');
+    await report('2025-12-01');
+    await eventually(
+      () => notifications('e2e_failure'),
+      (list) =>
+        list.some((notification) => notification.data.appId === admin && notification.data.runId === 90),
+    );
+  });
+
   it('serves reports stored before spec statistics existed: no specs, zero day figures', async () => {
     const now = new Date().toISOString();
     const summary = await h.database.db

@@ -89,7 +89,10 @@ function isHttpError(error: unknown): error is HttpError {
   );
 }
 
-const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+// PostgreSQL text cannot hold NUL: a title carrying one would fail the insert there (500) while
+// SQLite stored it, so GitHub's strings arrive without it on both dialects.
+const text = (value: unknown): string | null =>
+  typeof value === 'string' ? value.replaceAll('\u0000', '') : null;
 const count = (value: unknown): number | null => (Number.isInteger(value) ? (value as number) : null);
 const flag = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null);
 const record = (value: unknown): Record<string, unknown> =>

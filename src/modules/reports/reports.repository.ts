@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
 import type { E2eManualRunsTable, E2eReportDetailsTable, E2eReportSummariesTable } from '../../db/schema.js';
-import { nowIso } from '../../shared/time.js';
+import { nowIso, todayUtc } from '../../shared/time.js';
 import type { Aggregate } from './aggregation.js';
 import { createSpecsRepository, insertSpecs } from './specs.repository.js';
 
@@ -170,12 +170,16 @@ export function createReportsRepository(db: Db) {
       });
     },
 
-    /** The date of the newest report that is ready or being generated, if any. */
+    /**
+     * The date of the newest report up to today (UTC) that is ready or being generated, if any.
+     * A report asked for a future date does not count: it would silence every real day.
+     */
     async newestReportDate(): Promise<string | undefined> {
       const row = await db
         .selectFrom('e2e_report_summaries')
         .select('date')
         .where('status', 'in', ['ready', 'pending'])
+        .where('date', '<=', todayUtc())
         .orderBy('date', 'desc')
         .limit(1)
         .executeTakeFirst();
