@@ -1,15 +1,16 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { isStorableId, toCount } from '../../db/errors.js';
+import { isStorableId, parseJson, toCount } from '../../db/errors.js';
 import type { AppsTable, E2eManualRunsTable } from '../../db/schema.js';
 import { ACTIVE_RUN_STATUSES } from '../../integrations/circleci/circleci-client.js';
 import { nowIso } from '../../shared/time.js';
+import type { TriggerConfiguration } from '../apps/apps.schema.js';
 
 export type ManualRunRow = Selectable<E2eManualRunsTable>;
-export type ManualRunAppRow = Pick<
-  Selectable<AppsTable>,
-  'id' | 'name' | 'pipeline_url' | 'e2e_trigger_configuration'
->;
+/** The app fields a trigger needs, its trigger configuration parsed from the JSON column. */
+export type ManualRunAppRow = Pick<Selectable<AppsTable>, 'id' | 'name' | 'pipeline_url'> & {
+  e2e_trigger_configuration: TriggerConfiguration | null;
+};
 
 export interface ManualRunInsert {
   appId: number;
@@ -23,11 +24,17 @@ export function createManualRunsRepository(db: Db) {
   return {
     async findApp(id: number): Promise<ManualRunAppRow | undefined> {
       if (!isStorableId(id)) return undefined;
-      return db
+      const row = await db
         .selectFrom('apps')
         .select(['id', 'name', 'pipeline_url', 'e2e_trigger_configuration'])
         .where('id', '=', id)
         .executeTakeFirst();
+      return (
+        row && {
+          ...row,
+          e2e_trigger_configuration: parseJson<TriggerConfiguration>(row.e2e_trigger_configuration),
+        }
+      );
     },
 
     /** The app's most recent run that is still going (it blocks a new trigger). */

@@ -1,4 +1,3 @@
-import { parseJson } from '../../db/errors.js';
 import {
   ConflictError,
   ExternalServiceError,
@@ -10,12 +9,6 @@ import type { CircleCiClient, RunStatus } from '../../integrations/circleci/circ
 import { pipelinePageUrl, projectSlugFor } from '../../integrations/circleci/circleci-config.js';
 import type { ManualRunRow, ManualRunsRepository } from './manual-runs.repository.js';
 import type { ManualRun } from './manual-runs.schema.js';
-
-interface TriggerConfiguration {
-  enabled?: boolean;
-  branch?: string;
-  parameters?: Record<string, unknown>;
-}
 
 export interface ManualRunsServiceDeps {
   repository: ManualRunsRepository;
@@ -47,7 +40,7 @@ export function createManualRunsService(deps: ManualRunsServiceDeps) {
   async function trigger(appId: number): Promise<ManualRun> {
     const app = await repository.findApp(appId);
     if (!app) throw new NotFoundError(`Application ${appId} not found`);
-    const trigger = parseJson<TriggerConfiguration>(app.e2e_trigger_configuration);
+    const trigger = app.e2e_trigger_configuration;
     if (!trigger) throw new UnprocessableEntityError(`Application ${appId} has no E2E trigger configuration`);
     if (trigger.enabled !== true)
       throw new UnprocessableEntityError(`The E2E trigger of application ${appId} is disabled`);

@@ -1,12 +1,40 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
+import {
+  fromDbBoolean,
+  isStorableId,
+  isUniqueViolation,
+  parseJson,
+  toCount,
+  toDbBoolean,
+} from '../../db/errors.js';
 import type { PullRequestsTable } from '../../db/schema.js';
 import { ConflictError } from '../../shared/errors.js';
 import { nowIso } from '../../shared/time.js';
+import type { ScmDetails } from '../../integrations/github/github-client.js';
 import type { PullRequestSort } from './pull-requests.schema.js';
 
-export type PullRequestRow = Selectable<PullRequestsTable>;
+/**
+ * A tracked pull request as services see it: `draft` a boolean (or null), the notified events a
+ * list and the cached GitHub answer parsed, whichever dialect stored them.
+ */
+export type PullRequestRow = Omit<
+  Selectable<PullRequestsTable>,
+  'draft' | 'notified_events' | 'scm_cache'
+> & {
+  draft: boolean | null;
+  notified_events: string[];
+  scm_cache: ScmDetails | null;
+};
+
+const decode = (row: Selectable<PullRequestsTable>): PullRequestRow => ({
+  ...row,
+  draft: row.draft === null ? null : fromDbBoolean(row.draft),
+  notified_events: parseJson<string[]>(row.notified_events) ?? [],
+  scm_cache: parseJson<ScmDetails>(row.scm_cache),
+});
+const encodeCache = (details: ScmDetails | null | undefined) =>
+  details === undefined ? undefined : details === null ? null : JSON.stringify(details);
 
 export interface PullRequestInsert {
   url: string;
@@ -16,7 +44,7 @@ export interface PullRequestInsert {
   title: string;
   status: string;
   etag?: string | null;
-  scmCache?: string | null;
+  scmCache?: ScmDetails | null;
   github?: GitHubState;
 }
 
@@ -36,9 +64,9 @@ const githubColumns = (state: GitHubState) => ({
 export interface PullRequestPatch {
   title?: string;
   status?: string;
-  notifiedEvents?: string;
+  notifiedEvents?: string[];
   etag?: string | null;
-  scmCache?: string | null;
+  scmCache?: ScmDetails | null;
   github?: GitHubState;
 }
 
@@ -72,26 +100,28 @@ export function createPullRequestsRepository(db: Db) {
           .execute(),
         countQuery.executeTakeFirstOrThrow(),
       ]);
-      return { rows, total: toCount(count.total) };
+      return { rows: rows.map(decode), total: toCount(count.total) };
     },
 
     async listAll(): Promise<PullRequestRow[]> {
-      return db.selectFrom('pull_requests').selectAll().orderBy('id').execute();
+      return (await db.selectFrom('pull_requests').selectAll().orderBy('id').execute()).map(decode);
     },
 
     async findById(id: number): Promise<PullRequestRow | undefined> {
       if (!isStorableId(id)) return undefined;
-      return db.selectFrom('pull_requests').selectAll().where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('pull_requests').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && decode(row);
     },
 
     async findByUrl(url: string): Promise<PullRequestRow | undefined> {
-      return db.selectFrom('pull_requests').selectAll().where('url', '=', url).executeTakeFirst();
+      const row = await db.selectFrom('pull_requests').selectAll().where('url', '=', url).executeTakeFirst();
+      return row && decode(row);
     },
 
     async create(input: PullRequestInsert): Promise<PullRequestRow> {
       const now = nowIso();
       try {
-        return await db
+        const row = await db
           .insertInto('pull_requests')
           .values({
             url: input.url,
@@ -102,13 +132,14 @@ export function createPullRequestsRepository(db: Db) {
             status: input.status,
             notified_events: '[]',
             etag: input.etag ?? null,
-            scm_cache: input.scmCache ?? null,
+            scm_cache: encodeCache(input.scmCache) ?? null,
             ...githubColumns(input.github ?? { openedAt: null, draft: null, mergeableState: null }),
             created_at: now,
             updated_at: now,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
+        return decode(row);
       } catch (error) {
         if (isUniqueViolation(error)) throw alreadyTracked(input.url);
         throw error;
@@ -118,20 +149,23 @@ export function createPullRequestsRepository(db: Db) {
     /** `touch` moves `updated_at`: for changes of the record itself, not for a refreshed cache. */
     async update(id: number, patch: PullRequestPatch, touch = true): Promise<PullRequestRow | undefined> {
       if (!isStorableId(id)) return undefined;
-      return db
+      const row = await db
         .updateTable('pull_requests')
         .set({
           ...(patch.title !== undefined ? { title: patch.title } : {}),
           ...(patch.status !== undefined ? { status: patch.status } : {}),
-          ...(patch.notifiedEvents !== undefined ? { notified_events: patch.notifiedEvents } : {}),
+          ...(patch.notifiedEvents !== undefined
+            ? { notified_events: JSON.stringify(patch.notifiedEvents) }
+            : {}),
           ...(patch.etag !== undefined ? { etag: patch.etag } : {}),
-          ...(patch.scmCache !== undefined ? { scm_cache: patch.scmCache } : {}),
+          ...(patch.scmCache !== undefined ? { scm_cache: encodeCache(patch.scmCache) } : {}),
           ...(patch.github !== undefined ? githubColumns(patch.github) : {}),
           ...(touch ? { updated_at: nowIso() } : {}),
         })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();
+      return row && decode(row);
     },
 
     async delete(id: number): Promise<boolean> {

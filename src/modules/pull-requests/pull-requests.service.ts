@@ -1,4 +1,3 @@
-import { fromDbBoolean, parseJson } from '../../db/errors.js';
 import { parseIsoInstant } from '../../shared/time.js';
 import { ExternalServiceError, NotFoundError, ValidationError } from '../../shared/errors.js';
 import type { Page } from '../../http/pagination.js';
@@ -39,7 +38,7 @@ export function toPullRequest(row: PullRequestRow): PullRequest {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     openedAt: row.opened_at,
-    draft: row.draft === null ? null : fromDbBoolean(row.draft),
+    draft: row.draft,
     mergeableState: row.mergeable_state,
   };
 }
@@ -107,7 +106,7 @@ export function createPullRequestsService({ repository, github, githubApiUrl }: 
    * `status`, `openedAt`, `draft` and `mergeableState` current either way.
    */
   async function refresh(row: PullRequestRow): Promise<{ row: PullRequestRow; details: ScmDetails }> {
-    const cached = parseJson<ScmDetails>(row.scm_cache);
+    const cached = row.scm_cache;
     let result = await github.getPullRequest(row.owner, row.repo, row.number, cached ? row.etag : null);
     if (result.notModified) {
       if (cached) return { row: await keepGitHubState(row, cached), details: cached };
@@ -116,7 +115,7 @@ export function createPullRequestsService({ repository, github, githubApiUrl }: 
     }
     const current = await keepGitHubState(row, result.details, {
       etag: result.etag,
-      scmCache: JSON.stringify(result.details),
+      scmCache: result.details,
     });
     return { row: current, details: result.details };
   }
@@ -125,7 +124,7 @@ export function createPullRequestsService({ repository, github, githubApiUrl }: 
   async function keepGitHubState(
     row: PullRequestRow,
     details: ScmDetails,
-    fresh?: { etag: string | null; scmCache: string },
+    fresh?: { etag: string | null; scmCache: ScmDetails },
   ): Promise<PullRequestRow> {
     const status = pullRequestStatus(details) ?? row.status;
     const state = gitHubStateOf(details);
@@ -194,7 +193,7 @@ export function createPullRequestsService({ repository, github, githubApiUrl }: 
         // A pull request GitHub does not call open, closed or merged is taken as open.
         status: pullRequestStatus(fetched.details) ?? 'open',
         etag: fetched.etag,
-        scmCache: JSON.stringify(fetched.details),
+        scmCache: fetched.details,
         github: gitHubStateOf(fetched.details),
       });
       return toPullRequest(row);

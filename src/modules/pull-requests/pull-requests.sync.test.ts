@@ -143,7 +143,7 @@ describe.each(DIALECTS)('pull-request sync (%s)', (dialect) => {
     expect(sent[2]!.title).toContain('#3');
     expect(await repository.findById(merged)).toBeUndefined();
     expect((await repository.findById(closed))!.status).toBe('closed');
-    expect(JSON.parse((await repository.findById(eightDays))!.notified_events)).toEqual(
+    expect((await repository.findById(eightDays))!.notified_events).toEqual(
       expect.arrayContaining(['open_7_days', 'open_3_days']),
     );
 

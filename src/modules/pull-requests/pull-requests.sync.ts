@@ -103,7 +103,7 @@ export function createPullRequestSync({
         continue;
       }
       const status = row.status as PullRequestStatus;
-      const notified = new Set(JSON.parse(row.notified_events) as string[]);
+      const notified = new Set(row.notified_events);
       const send = async (event: PullRequestEvent): Promise<boolean> => {
         const data: SentEvent = { prId: row.id, prNumber: row.number, status, event };
         try {
@@ -141,7 +141,7 @@ export function createPullRequestSync({
           changed = true;
         }
       }
-      if (changed) await repository.update(row.id, { notifiedEvents: JSON.stringify([...notified]) }, false);
+      if (changed) await repository.update(row.id, { notifiedEvents: [...notified] }, false);
     }
     return result;
   };
