@@ -56,3 +56,27 @@ describe.each(DIALECTS)('committed-write events (%s)', (dialect) => {
     expect(seen).toEqual([[ALL_TABLES]]);
   });
 });
+
+// SQLite has no data-modifying WITH clauses; PostgreSQL runs this whenever it is available.
+describe.each(DIALECTS.filter((dialect) => dialect === 'postgres'))('WITH-clause writes (%s)', (dialect) => {
+  it('names the table a data-modifying WITH clause writes', async () => {
+    const database = await openTestDatabase(dialect);
+    try {
+      const seen: string[][] = [];
+      const now = new Date().toISOString();
+      await database.db
+        .insertInto('todos')
+        .values({ title: 'to remove', is_completed: false as never, created_at: now, updated_at: now })
+        .execute();
+      database.writes.onWrite((tables) => seen.push([...tables].sort()));
+      await database.db
+        .with('removed', (db) => db.deleteFrom('todos').returning('id'))
+        .selectFrom('removed')
+        .selectAll()
+        .execute();
+      expect(seen).toEqual([['todos']]);
+    } finally {
+      await database.close();
+    }
+  });
+});

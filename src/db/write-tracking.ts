@@ -42,6 +42,20 @@ function collectTables(node: unknown, into: Set<string>): void {
   for (const value of Object.values(node)) collectTables(value, into);
 }
 
+/** Write statements nested anywhere in `node` (a PostgreSQL `WITH … AS (DELETE …) SELECT`). */
+function nestedWrites(node: unknown, into: OperationNode[]): void {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const item of node) nestedWrites(item, into);
+    return;
+  }
+  if (WRITE_KINDS.has((node as OperationNode).kind)) {
+    into.push(node as OperationNode);
+    return;
+  }
+  for (const value of Object.values(node)) nestedWrites(value, into);
+}
+
 /** The tables a compiled query writes, or undefined for a read. */
 export function writtenTables(query: CompiledQuery): Set<string> | undefined {
   const { kind } = query.query;
@@ -49,6 +63,16 @@ export function writtenTables(query: CompiledQuery): Set<string> | undefined {
     const tables = new Set<string>();
     collectTables(query.query, tables);
     return tables;
+  }
+  const withClause = (query.query as { with?: unknown }).with;
+  if (withClause !== undefined) {
+    const writes: OperationNode[] = [];
+    nestedWrites(withClause, writes);
+    if (writes.length > 0) {
+      const tables = new Set<string>();
+      for (const write of writes) collectTables(write, tables);
+      return tables;
+    }
   }
   if (kind === 'RawNode' && RAW_WRITE.test(query.sql)) return new Set([ALL_TABLES]);
   return undefined;
