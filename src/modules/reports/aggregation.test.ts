@@ -75,6 +75,27 @@ describe('aggregateRows', () => {
     ]);
   });
 
+  it('reads created_at in the canonical form and in any other form Date understands', () => {
+    const result = aggregateRows(
+      [web],
+      [
+        row({ run_number: 1, created_at: '2025-03-1xT10:00:00.000Z', status: 'failed' }),
+        row({ run_number: 2, created_at: '2025-03-10T10:00:00.0000Z', status: 'failed' }),
+        row({ run_number: 3, created_at: '2025-03-10T10:00:00Z' }),
+        row({ run_number: 4, created_at: '2025-03-14T23:59:59.999+00:00' }),
+        row({ run_number: 5, created_at: '2025-03-15T12:34:56.789Z' }),
+      ],
+      DATE,
+    );
+    expect(result.details[0]).toMatchObject({
+      totalRuns: 4,
+      failedRuns: 1,
+      lastRunNumber: 5,
+      lastRunAt: '2025-03-15T12:34:56.789Z',
+      lastFailedRunAt: '2025-03-10T10:00:00.000Z',
+    });
+  });
+
   it('takes the last run by run number, whatever the order of rows', () => {
     const rows = [
       row({ run_number: 12, status: 'failed', created_at: '2025-03-12T08:00:00.000Z' }),

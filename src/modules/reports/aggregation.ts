@@ -1,5 +1,6 @@
 import { successRate } from '../../shared/rates.js';
 import { addDays } from '../../shared/time.js';
+import { epochOf } from './instants.js';
 import {
   createSpecAggregator,
   SPEC_ROW,
@@ -113,45 +114,11 @@ function runNumberOf(value: unknown): number | undefined {
   return number !== undefined && Math.abs(number) <= MAX_STORED_INTEGER ? number : undefined;
 }
 
-/** The form the service sends: read digit by digit; anything else goes through Date. */
-const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-/** Epoch ms of a row's `created_at`, or NaN when it is not an instant. */
-function epochOf(value: unknown): number {
-  // Fast path: parsing every row through Date costs more than the rest of the fold together.
-  if (typeof value === 'string' && CANONICAL_INSTANT.test(value)) return epochMsOf(value);
-  if (typeof value !== 'string' && typeof value !== 'number') return NaN;
-  return new Date(value).getTime();
-}
-
 function normalised(value: unknown): string {
   // The statuses the service sends need no trimming or case folding (no new string per row).
   if (value === 'passed' || value === 'failed') return value;
   if (value === 'noTests') return 'notests';
   return typeof value === 'string' ? value.trim().toLowerCase() : '';
-}
-
-const digits = (text: string, from: number, count: number) => {
-  let value = 0;
-  for (let i = from; i < from + count; i += 1) value = value * 10 + text.charCodeAt(i) - 48;
-  return value;
-};
-
-/** Days from 1970-01-01 to a proleptic Gregorian date (integer arithmetic, no Date object). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146097 + dayOfEra - 719468;
-}
-
-/** Epoch ms of a canonical instant, read digit by digit (far cheaper than Date.parse per row). */
-function epochMsOf(instant: string): number {
-  const days = daysFromCivil(digits(instant, 0, 4), digits(instant, 5, 2), digits(instant, 8, 2));
-  const seconds = digits(instant, 11, 2) * 3600 + digits(instant, 14, 2) * 60 + digits(instant, 17, 2);
-  return (days * 86_400 + seconds) * 1000 + digits(instant, 20, 3);
 }
 
 /** Milliseconds of `spec_duration`, or NaN when the row carries no usable one. */

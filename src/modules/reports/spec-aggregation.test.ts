@@ -221,6 +221,28 @@ describe('per-spec aggregation', () => {
     expect(specs[0]).toMatchObject({ spec: 's7', totalRuns: 300, failedRuns: 10, lastStatus: 'failed' });
     expect(specs.slice(1).every((spec) => spec.totalRuns === 300 && spec.failedRuns === 0)).toBe(true);
   });
+  it('gives each row to its own spec when the order of specs changes from run to run', () => {
+    const orders = [['a', 'b', 'c'], ['a', 'c', 'b'], ['c', 'c', 'a'], ['b'], ['a', 'b', 'c']];
+    const rows = orders.flatMap((specs, index) =>
+      specs.map((spec, position) =>
+        row({
+          run_number: index + 1,
+          spec,
+          created_at: at(5 + index, 10 + position),
+          status: spec === 'c' && index === 2 && position === 1 ? 'failed' : 'passed',
+        }),
+      ),
+    );
+    const totals = Object.fromEntries(
+      specsOf(rows).map((spec) => [spec.spec, [spec.totalRuns, spec.failedRuns]]),
+    );
+    expect(totals).toEqual({ a: [4, 0], b: [4, 0], c: [4, 1] });
+    // The same rows with every run's specs in reverse order give the same statistics.
+    const reversed = orders.flatMap((_, index) =>
+      rows.filter((candidate) => candidate.run_number === index + 1).reverse(),
+    );
+    expect(specsOf(reversed)).toEqual(specsOf(rows));
+  });
 });
 
 describe('app figures that come from the specs', () => {

@@ -95,7 +95,8 @@ class CellStore {
     const counted = (rowFlags & COUNTED) !== 0;
     if (before === 0 || (counted && (before & COUNTED) === 0)) {
       latest[slot] = offsetMs;
-      this.earliestWhenEarlier.delete(id);
+      // A cell without rows never had an earlier instant: most rows open a cell, so skip the map.
+      if (before !== 0) this.earliestWhenEarlier.delete(id);
     } else if (counted || (before & COUNTED) === 0) {
       const earliest = Math.min(this.earliestOf(id), offsetMs);
       const newest = Math.max(latest[slot]!, offsetMs);
@@ -108,7 +109,11 @@ class CellStore {
 }
 
 interface SpecState {
+  /** The spec as the rows spell it (the map key) and as reported (without NUL). */
+  key: string;
   name: string;
+  /** The spec whose row followed this spec's last row: runs list their specs in a stable order. */
+  successor: SpecState | undefined;
   head: number;
   /** Highest run index among its cells: a row of a newer run needs no search of the chain. */
   maxRunIndex: number;
@@ -126,6 +131,7 @@ const ownCopy = (value: string) => (value.length < 13 ? value : Buffer.from(valu
 export function createSpecAggregator(windowStartMs: number) {
   const cells = new CellStore();
   const specs = new Map<string, SpecState>();
+  let previous: SpecState | undefined;
   // Few distinct commit authors exist in a window: each name is stored once, cells keep its key.
   const authorKeys = new Map<string, number>();
   const authorNames: string[] = [];
@@ -237,12 +243,24 @@ export function createSpecAggregator(windowStartMs: number) {
       durationMs: number,
       author: string,
     ): void {
-      let state = specs.get(spec);
+      // Comparing with the predicted spec costs less than hashing the row's fresh string.
+      const predicted = previous?.successor;
+      let state = predicted !== undefined && predicted.key === spec ? predicted : specs.get(spec);
       if (!state) {
         const key = ownCopy(spec);
-        state = { name: withoutNul(key), head: NONE, maxRunIndex: -1, durationSum: 0, durationCount: 0 };
+        state = {
+          key,
+          name: withoutNul(key),
+          successor: undefined,
+          head: NONE,
+          maxRunIndex: -1,
+          durationSum: 0,
+          durationCount: 0,
+        };
         specs.set(key, state);
       }
+      if (previous !== undefined) previous.successor = state;
+      previous = state;
       const cell = cellFor(state, runIndex);
       cells.record(cell, offsetMs, flags);
       if (flags & FAILED && author !== '') cells.setFailureAuthor(cell, authorKey(author));
