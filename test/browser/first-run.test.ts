@@ -172,4 +172,22 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('first run, seeded start 
     expect(await finished.count()).toBe(0);
     expect(await page.getByLabel('Show completed').isChecked()).toBe(false);
   }, 90_000);
+
+  it('deletes a to-do only once the dialog is confirmed, and says so', async () => {
+    await stack.api('/api/to_do_list', { method: 'POST', body: { title: 'Throw away' } });
+    await openSignedIn(page, stack.baseUrl, '/todos');
+    const doomed = page.getByRole('listitem').filter({ hasText: 'Throw away' });
+    await doomed.getByRole('button', { name: /Delete/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete to-do?' });
+    await waitText(dialog, /“Throw away” will be deleted/);
+    await screens(page, 'todos-delete-dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await doomed.count()).toBe(1);
+    await doomed.getByRole('button', { name: /Delete/ }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => doomed.count(), { timeout: STEP }).toBe(0);
+    await waitText(page.getByRole('status').filter({ hasText: 'deleted' }), /To-do deleted/);
+    const { body } = await stack.api<{ title: string }[]>('/api/to_do_list');
+    expect(body.data.map((todo) => todo.title)).not.toContain('Throw away');
+  }, 90_000);
 });
