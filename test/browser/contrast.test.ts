@@ -5,18 +5,9 @@ import { fakeJiraIssue } from '../fakes/fake-jira.js';
 import { MY_TICKETS_JQL, manualQaJql } from '../../src/modules/tracker/tracker.service.js';
 import { type LowContrast, lowContrast } from './contrast.js';
 import { screens } from './screens.js';
-import {
-  type Browser,
-  chromiumAvailable,
-  ensureWebBuild,
-  JIRA,
-  launchBrowser,
-  openSignedIn,
-  type Stack,
-  startStack,
-} from './harness.js';
+import { type Browser, chromiumAvailable, JIRA, openSignedIn, type Stack } from './harness.js';
+import { closeSession, openSession, STEP } from './steps.js';
 
-const STEP = 20_000;
 const DAY = 86_400_000;
 const today = new Date().toISOString().slice(0, 10);
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
@@ -99,16 +90,10 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('text contrast', () => {
   let page: Page;
   let shopId: number;
   beforeAll(async () => {
-    await ensureWebBuild();
-    stack = await startStack();
+    ({ stack, browser, page } = await openSession());
     shopId = await seed(stack);
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => closeSession(browser, stack));
 
   it('is at least 4.5:1 for every text on every page, light and dark', async () => {
     const paths = [

@@ -8,21 +8,17 @@ import {
   type Browser,
   chromiumAvailable,
   CHROMIUM,
-  ensureWebBuild,
   JIRA,
-  launchBrowser,
   screenshotBoth,
   type Stack,
-  startStack,
   VIEWPORTS,
 } from './harness.js';
+import { closeSession, openSession, STEP } from './steps.js';
 
 // Locally without Chromium the suite is skipped loudly; in CI a missing browser fails it.
 if (!chromiumAvailable && !process.env.CI) {
   console.warn(`browser tests SKIPPED: ${CHROMIUM} is missing (apt-get install chromium)`);
 }
-
-const STEP = 20_000;
 
 /** Playwright's web-first assertions belong to its own runner; these wait the same way under Vitest. */
 const visible = (locator: Locator, timeout = STEP) => locator.first().waitFor({ state: 'visible', timeout });
@@ -66,10 +62,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
   const problems: string[] = [];
 
   beforeAll(async () => {
-    await ensureWebBuild();
-    stack = await startStack();
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    ({ stack, browser, page } = await openSession());
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
       if (message.type() === 'error' && /Content Security Policy|Refused to|Uncaught/i.test(message.text())) {
@@ -78,10 +71,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     });
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => closeSession(browser, stack));
 
   const go = async (path: string, heading: string) => {
     await page.goto(new URL(path, stack.baseUrl).href);

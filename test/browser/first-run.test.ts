@@ -1,28 +1,10 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeJiraIssue } from '../fakes/fake-jira.js';
 import { MY_TICKETS_JQL, manualQaJql } from '../../src/modules/tracker/tracker.service.js';
-import {
-  type Browser,
-  chromiumAvailable,
-  ensureWebBuild,
-  JIRA,
-  launchBrowser,
-  openSignedIn,
-  type Stack,
-  startStack,
-} from './harness.js';
+import { type Browser, chromiumAvailable, JIRA, openSignedIn, type Stack } from './harness.js';
+import { closeSession, openSession, STEP, textOf, waitText } from './steps.js';
 import { screens } from './screens.js';
-
-const STEP = 20_000;
-const textOf = (locator: Locator) =>
-  locator
-    .first()
-    .textContent({ timeout: 1000 })
-    .then((text) => text ?? '')
-    .catch(() => '');
-const waitText = (locator: Locator, text: string | RegExp) =>
-  expect.poll(() => textOf(locator), { timeout: STEP, interval: 200 }).toMatch(text);
 
 const APPS = [
   {
@@ -39,12 +21,9 @@ const APPS = [
 ];
 
 async function withStack(bare: boolean) {
-  await ensureWebBuild();
-  const stack = await startStack({ bare });
-  for (const body of APPS) await stack.api('/api/apps', { method: 'POST', body });
-  const browser = await launchBrowser();
-  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  return { stack, browser, page };
+  const session = await openSession({ bare });
+  for (const body of APPS) await session.stack.api('/api/apps', { method: 'POST', body });
+  return session;
 }
 
 /** "Run E2E" is offered on the app with an enabled trigger, and only there. */
@@ -63,10 +42,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('first run, bare start (n
   let browser: Browser;
   let page: Page;
   beforeAll(async () => ({ stack, browser, page } = await withStack(true)), 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => closeSession(browser, stack));
 
   it('Overview shows a compact banner naming the missing test-results key, linking to Status', async () => {
     await openSignedIn(page, stack.baseUrl, '/');
@@ -118,10 +94,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('first run, seeded start 
   let browser: Browser;
   let page: Page;
   beforeAll(async () => ({ stack, browser, page } = await withStack(false)), 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => closeSession(browser, stack));
 
   it('Overview has no set-up banner once the test-results key is set', async () => {
     await openSignedIn(page, stack.baseUrl, '/status');
@@ -198,5 +171,23 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('first run, seeded start 
     await page.getByRole('listitem').filter({ hasText: 'Still open' }).waitFor({ timeout: STEP });
     expect(await finished.count()).toBe(0);
     expect(await page.getByLabel('Show completed').isChecked()).toBe(false);
+  }, 90_000);
+
+  it('deletes a to-do only once the dialog is confirmed, and says so', async () => {
+    await stack.api('/api/to_do_list', { method: 'POST', body: { title: 'Throw away' } });
+    await openSignedIn(page, stack.baseUrl, '/todos');
+    const doomed = page.getByRole('listitem').filter({ hasText: 'Throw away' });
+    await doomed.getByRole('button', { name: /Delete/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete to-do?' });
+    await waitText(dialog, /“Throw away” will be deleted/);
+    await screens(page, 'todos-delete-dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await doomed.count()).toBe(1);
+    await doomed.getByRole('button', { name: /Delete/ }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => doomed.count(), { timeout: STEP }).toBe(0);
+    await waitText(page.getByRole('status').filter({ hasText: 'deleted' }), /To-do deleted/);
+    const { body } = await stack.api<{ title: string }[]>('/api/to_do_list');
+    expect(body.data.map((todo) => todo.title)).not.toContain('Throw away');
   }, 90_000);
 });

@@ -1,22 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  chromiumAvailable,
-  CHROMIUM,
-  ensureWebBuild,
-  launchBrowser,
-  openSignedIn,
-  type Stack,
-  startStack,
-} from './harness.js';
+import { type Browser, chromiumAvailable, CHROMIUM, openSignedIn, type Stack } from './harness.js';
+import { closeSession, openSession, STEP } from './steps.js';
 import { screens } from './screens.js';
 
 if (!chromiumAvailable && !process.env.CI) {
   console.warn(`browser tests SKIPPED: ${CHROMIUM} is missing (apt-get install chromium)`);
 }
 
-const STEP = 20_000;
 const visible = (locator: Locator, timeout = STEP) => locator.first().waitFor({ state: 'visible', timeout });
 const textOf = (locator: Locator) =>
   expect.poll(
@@ -66,10 +57,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('test insight in Chromium
   const problems: string[] = [];
 
   beforeAll(async () => {
-    await ensureWebBuild();
-    stack = await startStack();
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
+    ({ stack, browser, page } = await openSession());
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
 
     const create = async (name: string) =>
@@ -102,10 +90,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('test insight in Chromium
     }
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => closeSession(browser, stack));
 
   it('shows the day figures, the since-yesterday strip and the apps without runs on the Overview', async () => {
     await openSignedIn(page, stack.baseUrl, '/');

@@ -1,36 +1,16 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakePullRequest } from '../fakes/fake-github.js';
 import { fakeJiraIssue } from '../fakes/fake-jira.js';
 import { manualQaJql } from '../../src/modules/tracker/tracker.service.js';
-import {
-  type Browser,
-  chromiumAvailable,
-  ensureWebBuild,
-  JIRA,
-  launchBrowser,
-  openSignedIn,
-  type Stack,
-  startStack,
-} from './harness.js';
+import { type Browser, chromiumAvailable, JIRA, openSignedIn, type Stack } from './harness.js';
+import { closeSession, openSession, STEP, waitText } from './steps.js';
 import { screens } from './screens.js';
 
-const STEP = 20_000;
 const today = new Date().toISOString().slice(0, 10);
-const textOf = (locator: Locator) =>
-  locator
-    .first()
-    .textContent({ timeout: 1000 })
-    .then((text) => text ?? '')
-    .catch(() => '');
-const waitText = (locator: Locator, text: string | RegExp) =>
-  expect.poll(() => textOf(locator), { timeout: STEP, interval: 200 }).toMatch(text);
 
 async function open(bare: boolean) {
-  await ensureWebBuild();
-  const stack = await startStack({ bare });
-  const browser = await launchBrowser();
-  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  const { stack, browser, page } = await openSession({ bare });
   const created = await stack.api<{ id: number }>('/api/apps', {
     method: 'POST',
     body: { name: 'Shop web', code: 'shop-web', pipelineUrl: 'https://ci.example.com/shop' },
@@ -77,10 +57,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('notifications, seeded st
       data: { prId: pr.body.data.id, prNumber: 42, status: 'open', event: 'ready' },
     });
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => closeSession(browser, stack));
 
   it('links each notification to its app report, pull request or ticket', async () => {
     await openSignedIn(page, stack.baseUrl, '/notifications');
@@ -137,10 +114,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('notifications, bare star
   let page: Page;
   let appId: number;
   beforeAll(async () => ({ stack, browser, page, appId } = await open(true)), 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => closeSession(browser, stack));
 
   it('links to the app report, and to the Tickets page while the tracker is not set up', async () => {
     await openSignedIn(page, stack.baseUrl, '/notifications');

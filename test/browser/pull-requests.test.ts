@@ -1,28 +1,12 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakePullRequest } from '../fakes/fake-github.js';
-import {
-  type Browser,
-  chromiumAvailable,
-  ensureWebBuild,
-  launchBrowser,
-  openSignedIn,
-  type Stack,
-  startStack,
-} from './harness.js';
+import { type Browser, chromiumAvailable, openSignedIn, type Stack } from './harness.js';
+import { closeSession, openSession, STEP, textOf, waitText } from './steps.js';
 import { screens } from './screens.js';
 
-const STEP = 20_000;
 const DAY = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
-const textOf = (locator: Locator) =>
-  locator
-    .first()
-    .textContent({ timeout: 1000 })
-    .then((text) => text ?? '')
-    .catch(() => '');
-const waitText = (locator: Locator, text: string | RegExp) =>
-  expect.poll(() => textOf(locator), { timeout: STEP, interval: 200 }).toMatch(text);
 
 /** The attention badges shown for one pull request, by the title GitHub gave it. */
 async function statesOf(page: Page, title: string): Promise<string[]> {
@@ -33,20 +17,12 @@ async function statesOf(page: Page, title: string): Promise<string[]> {
     .evaluateAll((badges) => badges.map((b) => b.getAttribute('data-state') ?? ''));
 }
 
-async function open(bare: boolean) {
-  await ensureWebBuild();
-  const stack = await startStack({ bare });
-  const browser = await launchBrowser();
-  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  return { stack, browser, page };
-}
-
 describe.skipIf(!chromiumAvailable && !process.env.CI)('pull requests, seeded start', () => {
   let stack: Stack;
   let browser: Browser;
   let page: Page;
   beforeAll(async () => {
-    ({ stack, browser, page } = await open(false));
+    ({ stack, browser, page } = await openSession());
     const pulls: [number, Record<string, unknown>][] = [
       // Opened on GitHub 10 days ago, even though it is added here today.
       [1, { title: 'Old draft', draft: true, mergeable_state: 'clean', created_at: daysAgo(10) }],
@@ -73,10 +49,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('pull requests, seeded st
       expect(added.status).toBe(201);
     }
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => closeSession(browser, stack));
 
   it('shows the states that need attention, with the age counted from the opening on GitHub', async () => {
     await openSignedIn(page, stack.baseUrl, '/pull-requests');
@@ -123,11 +96,8 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('pull requests, bare star
   let stack: Stack;
   let browser: Browser;
   let page: Page;
-  beforeAll(async () => ({ stack, browser, page } = await open(true)), 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  beforeAll(async () => ({ stack, browser, page } = await openSession({ bare: true })), 180_000);
+  afterAll(() => closeSession(browser, stack));
 
   it('an empty list invites to add one; without a GitHub token adding one explains why it failed', async () => {
     await openSignedIn(page, stack.baseUrl, '/pull-requests?show=attention');

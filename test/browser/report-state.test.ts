@@ -1,25 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Browser,
-  chromiumAvailable,
-  ensureWebBuild,
-  launchBrowser,
-  openSignedIn,
-  type Stack,
-  startStack,
-} from './harness.js';
+import { type Browser, chromiumAvailable, openSignedIn, type Stack } from './harness.js';
+import { closeSession, openSession, STEP, waitText } from './steps.js';
 import { screens } from './screens.js';
-
-const STEP = 20_000;
-const textOf = (locator: Locator) =>
-  locator
-    .first()
-    .textContent({ timeout: 1000 })
-    .then((text) => text ?? '')
-    .catch(() => '');
-const waitText = (locator: Locator, text: string | RegExp, timeout = STEP) =>
-  expect.poll(() => textOf(locator), { timeout, interval: 200 }).toMatch(text);
 
 const today = new Date().toISOString().slice(0, 10);
 const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
@@ -36,15 +19,12 @@ const row = (project: string, run: number, status: 'passed' | 'failed') => ({
 });
 
 async function open(bare: boolean) {
-  await ensureWebBuild();
-  const stack = await startStack({ bare });
-  await stack.api('/api/apps', {
+  const session = await openSession({ bare });
+  await session.stack.api('/api/apps', {
     method: 'POST',
     body: { name: 'Shop web', code: 'shop-web', pipelineUrl: 'https://ci.example.com/shop' },
   });
-  const browser = await launchBrowser();
-  const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  return { stack, browser, page };
+  return session;
 }
 
 const table = (page: Page) => page.getByRole('table', { name: /Applications/ });
@@ -58,10 +38,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('report state and links, 
     ({ stack, browser, page } = await open(false));
     stack.cypress.rows = [row('Shop web', 1, 'passed'), row('Shop web', 2, 'failed')];
   }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => closeSession(browser, stack));
 
   it('keeps the last ready figures, dimmed, with the progress while the report regenerates', async () => {
     await openSignedIn(page, stack.baseUrl, '/');
@@ -153,10 +130,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('report state, bare start
   let browser: Browser;
   let page: Page;
   beforeAll(async () => ({ stack, browser, page } = await open(true)), 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  afterAll(() => closeSession(browser, stack));
 
   it('a report that cannot be generated says why, in place, with the set-up banner above', async () => {
     await openSignedIn(page, stack.baseUrl, '/');

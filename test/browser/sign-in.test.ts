@@ -1,25 +1,9 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../support/test-app.js';
-import {
-  type Browser,
-  chromiumAvailable,
-  ensureWebBuild,
-  launchBrowser,
-  type Stack,
-  startStack,
-} from './harness.js';
+import { type Browser, chromiumAvailable, type Stack } from './harness.js';
+import { closeSession, openSession, waitText } from './steps.js';
 import { screens } from './screens.js';
-
-const STEP = 20_000;
-const textOf = (locator: Locator) =>
-  locator
-    .first()
-    .textContent({ timeout: 1000 })
-    .then((text) => text ?? '')
-    .catch(() => '');
-const waitText = (locator: Locator, text: string | RegExp) =>
-  expect.poll(() => textOf(locator), { timeout: STEP, interval: 200 }).toMatch(text);
 
 async function tryKey(page: Page, key: string) {
   await page.getByLabel('API key').fill(key);
@@ -31,16 +15,8 @@ function signInSuite(bare: boolean) {
   let stack: Stack;
   let browser: Browser;
   let page: Page;
-  beforeAll(async () => {
-    await ensureWebBuild();
-    stack = await startStack({ bare });
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  beforeAll(async () => ({ stack, browser, page } = await openSession({ bare })), 180_000);
+  afterAll(() => closeSession(browser, stack));
 
   it('after a wrong key says how many attempts remain before the address is blocked', async () => {
     await page.goto(stack.baseUrl);

@@ -5,16 +5,13 @@ import { type FakeWebhookReceiver, startFakeWebhookReceiver } from '../fakes/fak
 import {
   type Browser,
   chromiumAvailable,
-  ensureWebBuild,
-  launchBrowser,
   openSignedIn,
   screenshotBoth,
   type Stack,
-  startStack,
   VIEWPORTS,
 } from './harness.js';
+import { closeSession, openSession, STEP } from './steps.js';
 
-const STEP = 20_000;
 const SECRET = 'settings-page-secret-42';
 const visible = (locator: Locator, timeout = STEP) => locator.first().waitFor({ state: 'visible', timeout });
 
@@ -26,17 +23,13 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('Settings page: webhooks 
   const problems: string[] = [];
 
   beforeAll(async () => {
-    await ensureWebBuild();
-    stack = await startStack({ bare: true });
+    ({ stack, browser, page } = await openSession({ bare: true }));
     receiver = await startFakeWebhookReceiver();
-    browser = await launchBrowser();
-    page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
+    await closeSession(browser, stack);
     await receiver?.close();
   });
 

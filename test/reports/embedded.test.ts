@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeCypress, startFakeCypress } from '../fakes/fake-cypress.js';
 import { TEST_KEY } from '../support/test-app.js';
 import { CYPRESS_KEY, eventually, specRow } from './report-harness.js';
-import { freePort, type ServiceProcess, spawnService } from './processes.js';
+import { freePort, type ServiceProcess, spawnService, waitUntilHealthy } from './processes.js';
 
 /** The embedded default: one process, every role, SQLite file, in-process broker. */
 describe('report pipeline in the embedded default (one process, in-process broker)', () => {
@@ -36,15 +36,7 @@ describe('report pipeline in the embedded default (one process, in-process broke
       PORT: String(port),
       HOST: '127.0.0.1',
     });
-    await eventually(
-      () =>
-        fetch(`${baseUrl}/health`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      (status) => status === 200,
-      30_000,
-    );
+    await waitUntilHealthy(baseUrl);
   }, 60_000);
 
   afterAll(async () => {

@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { sleep } from './report-harness.js';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { postgresAvailable } from '../support/services.js';
+import { eventually, sleep } from './report-harness.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -85,3 +88,55 @@ export async function startPrivateRedis(port?: number) {
 }
 
 export const uniqueNamespace = (label: string) => `test-${label}-${randomUUID().slice(0, 8)}:`;
+
+/** Resolves once the service at `baseUrl` answers its health check with 200 (a child takes a while to boot). */
+export async function waitUntilHealthy(baseUrl: string): Promise<void> {
+  await eventually(
+    () =>
+      fetch(`${baseUrl}/health`).then(
+        (response) => response.status,
+        () => 0,
+      ),
+    (status) => status === 200,
+    30_000,
+  );
+}
+
+export interface SharedDatabase {
+  testDb: TestDatabase;
+  database: DatabaseHandle;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database that several service processes can open at once (PostgreSQL when it
+ * runs here, an SQLite file otherwise), holding one watched app per name.
+ */
+export async function openSharedDatabase(appNames: string[]): Promise<SharedDatabase> {
+  const testDb = await createTestDatabase(postgresAvailable ? 'postgres' : 'sqlite');
+  const database = openDatabase(testDb.config);
+  await migrateToLatest(database.db);
+  const now = new Date().toISOString();
+  await database.db
+    .insertInto('apps')
+    .values(
+      appNames.map((name) => ({
+        name,
+        code: name,
+        pipeline_url: 'https://ci/x',
+        watching: 1,
+        e2e_trigger_configuration: null,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .execute();
+  return {
+    testDb,
+    database,
+    async close() {
+      await database.close();
+      await testDb.drop();
+    },
+  };
+}

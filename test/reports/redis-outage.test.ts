@@ -2,18 +2,18 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS } from '../../src/broker/broker.js';
 import { createRedisBroker } from '../../src/broker/redis-broker.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
 import { type FakeCypress, startFakeCypress } from '../fakes/fake-cypress.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { postgresAvailable } from '../support/services.js';
 import { TEST_KEY } from '../support/test-app.js';
 import { CYPRESS_KEY, eventually, sleep, specRow } from './report-harness.js';
 import {
   freePort,
+  openSharedDatabase,
   type ServiceProcess,
+  type SharedDatabase,
   spawnService,
   startPrivateRedis,
   uniqueNamespace,
+  waitUntilHealthy,
 } from './processes.js';
 
 const redisServerInstalled = spawnSync('redis-server', ['--version']).status === 0;
@@ -24,8 +24,7 @@ const redisServerInstalled = spawnSync('redis-server', ['--version']).status ===
  * checks the roles: an api-only process publishes but never processes.
  */
 describe.runIf(redisServerInstalled)('report pipeline through a Redis outage', () => {
-  let testDb: TestDatabase;
-  let database: DatabaseHandle;
+  let shared: SharedDatabase;
   let fake: FakeCypress;
   let redis: Awaited<ReturnType<typeof startPrivateRedis>>;
   const processes: ServiceProcess[] = [];
@@ -33,7 +32,7 @@ describe.runIf(redisServerInstalled)('report pipeline through a Redis outage', (
   const namespace = uniqueNamespace('outage');
 
   const env = (extra: Record<string, string>) => ({
-    DATABASE_URL: testDb.url,
+    DATABASE_URL: shared.testDb.url,
     REDIS_URL: redis.url,
     REDIS_NAMESPACE: namespace,
     API_SECURITY_KEY: TEST_KEY,
@@ -52,22 +51,7 @@ describe.runIf(redisServerInstalled)('report pipeline through a Redis outage', (
   };
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(postgresAvailable ? 'postgres' : 'sqlite');
-    database = openDatabase(testDb.config);
-    await migrateToLatest(database.db);
-    const now = new Date().toISOString();
-    await database.db
-      .insertInto('apps')
-      .values({
-        name: 'web',
-        code: 'web',
-        pipeline_url: 'https://ci/x',
-        watching: 1,
-        e2e_trigger_configuration: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    shared = await openSharedDatabase(['web']);
     fake = await startFakeCypress({ apiKey: CYPRESS_KEY });
     fake.rows = ['2025-03-01', '2025-03-02', '2025-03-03', '2025-03-04'].map((date, i) =>
       specRow('web', i + 1, { created_at: `${date}T08:00:00.000Z` }),
@@ -79,8 +63,7 @@ describe.runIf(redisServerInstalled)('report pipeline through a Redis outage', (
     await Promise.all(processes.map((process) => process.stop('SIGKILL')));
     await redis.stop();
     await fake.close();
-    await database.close();
-    await testDb.drop();
+    await shared.close();
   });
 
   it('an api-only process publishes but never processes; a worker process does', async () => {
@@ -89,15 +72,7 @@ describe.runIf(redisServerInstalled)('report pipeline through a Redis outage', (
     const api = spawnService('api', shared);
     processes.push(api);
     baseUrl = `http://127.0.0.1:${port}`;
-    await eventually(
-      () =>
-        fetch(`${baseUrl}/health`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      (status) => status === 200,
-      30_000,
-    );
+    await waitUntilHealthy(baseUrl);
     expect((await get('/api/e2e_run_report?date=2025-03-01')).status).toBe(202);
     await sleep(1500);
     expect((await get('/api/e2e_reports/queue')).body.data).toMatchObject({ broker: 'redis', queued: 1 });

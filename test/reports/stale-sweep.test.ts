@@ -1,14 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
 import { type FakeCypress, startFakeCypress } from '../fakes/fake-cypress.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { postgresAvailable } from '../support/services.js';
 import { TEST_KEY } from '../support/test-app.js';
 import { CYPRESS_KEY, eventually, specRow } from './report-harness.js';
 import {
   freePort,
+  openSharedDatabase,
   type ServiceProcess,
+  type SharedDatabase,
   spawnService,
   startPrivateRedis,
   uniqueNamespace,
@@ -32,8 +31,7 @@ interface QueueData {
  * them, so all become ready without any client asking for them again.
  */
 describe.runIf(redisServerInstalled)('stale pending sweep after Redis loses its data', () => {
-  let testDb: TestDatabase;
-  let database: DatabaseHandle;
+  let shared: SharedDatabase;
   let fake: FakeCypress;
   let redis: Awaited<ReturnType<typeof startPrivateRedis>>;
   let service: ServiceProcess | undefined;
@@ -45,7 +43,7 @@ describe.runIf(redisServerInstalled)('stale pending sweep after Redis loses its 
   };
   const readyCount = async () =>
     (
-      await database.db
+      await shared.database.db
         .selectFrom('e2e_report_summaries')
         .select('date')
         .where('status', '=', 'ready')
@@ -54,22 +52,7 @@ describe.runIf(redisServerInstalled)('stale pending sweep after Redis loses its 
     ).length;
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(postgresAvailable ? 'postgres' : 'sqlite');
-    database = openDatabase(testDb.config);
-    await migrateToLatest(database.db);
-    const now = new Date().toISOString();
-    await database.db
-      .insertInto('apps')
-      .values({
-        name: 'web',
-        code: 'web',
-        pipeline_url: 'https://ci/x',
-        watching: 1,
-        e2e_trigger_configuration: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    shared = await openSharedDatabase(['web']);
     fake = await startFakeCypress({ apiKey: CYPRESS_KEY });
     fake.rows = DATES.map((date, index) =>
       specRow('web', index + 1, { created_at: `${date}T08:00:00.000Z` }),
@@ -81,15 +64,14 @@ describe.runIf(redisServerInstalled)('stale pending sweep after Redis loses its 
     await service?.stop('SIGKILL');
     await redis.stop();
     await fake.close();
-    await database.close();
-    await testDb.drop();
+    await shared.close();
   });
 
   it('republishes all 30 stranded dates and counts them, with no client request', async () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     service = spawnService('api,worker', {
-      DATABASE_URL: testDb.url,
+      DATABASE_URL: shared.testDb.url,
       REDIS_URL: redis.url,
       REDIS_NAMESPACE: uniqueNamespace('stale'),
       API_SECURITY_KEY: TEST_KEY,

@@ -3,24 +3,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Broker } from '../../src/broker/broker.js';
 import { CHANNELS, reportKeys } from '../../src/broker/broker.js';
 import { createRedisBroker } from '../../src/broker/redis-broker.js';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
 import { type FakeCypress, startFakeCypress } from '../fakes/fake-cypress.js';
 import { aggregateRows } from '../../src/modules/reports/aggregation.js';
 import { publishReportRequest } from '../../src/modules/reports/report-requests.js';
 import { addDays } from '../../src/shared/time.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { postgresAvailable, redisAvailable, TEST_REDIS_URL } from '../support/services.js';
+import { redisAvailable, TEST_REDIS_URL } from '../support/services.js';
 import { TEST_KEY } from '../support/test-app.js';
 import { CYPRESS_KEY, eventually, specRow } from './report-harness.js';
-import { type ServiceProcess, spawnService, uniqueNamespace } from './processes.js';
+import {
+  openSharedDatabase,
+  type ServiceProcess,
+  type SharedDatabase,
+  spawnService,
+  uniqueNamespace,
+} from './processes.js';
 
 /**
  * Worker processes sharing one Redis queue and one database (PostgreSQL when available: several
  * processes writing one SQLite file works too, but serialises them).
  */
 describe.runIf(redisAvailable)('report workers as separate processes on Redis', () => {
-  let testDb: TestDatabase;
-  let database: DatabaseHandle;
+  let shared: SharedDatabase;
   let fake: FakeCypress;
   let broker: Broker;
   let inspector: Redis;
@@ -28,7 +31,7 @@ describe.runIf(redisAvailable)('report workers as separate processes on Redis', 
   const processes: ServiceProcess[] = [];
 
   const workerEnv = (extra: Record<string, string> = {}) => ({
-    DATABASE_URL: testDb.url,
+    DATABASE_URL: shared.testDb.url,
     REDIS_URL: TEST_REDIS_URL,
     REDIS_NAMESPACE: namespace,
     API_SECURITY_KEY: TEST_KEY,
@@ -40,7 +43,7 @@ describe.runIf(redisAvailable)('report workers as separate processes on Redis', 
 
   const statusOf = async (date: string) =>
     (
-      await database.db
+      await shared.database.db
         .selectFrom('e2e_report_summaries')
         .select('status')
         .where('date', '=', date)
@@ -60,24 +63,7 @@ describe.runIf(redisAvailable)('report workers as separate processes on Redis', 
     );
 
   beforeAll(async () => {
-    testDb = await createTestDatabase(postgresAvailable ? 'postgres' : 'sqlite');
-    database = openDatabase(testDb.config);
-    await migrateToLatest(database.db);
-    const now = new Date().toISOString();
-    await database.db
-      .insertInto('apps')
-      .values(
-        ['web', 'api'].map((name) => ({
-          name,
-          code: name,
-          pipeline_url: 'https://ci/x',
-          watching: 1,
-          e2e_trigger_configuration: null,
-          created_at: now,
-          updated_at: now,
-        })),
-      )
-      .execute();
+    shared = await openSharedDatabase(['web', 'api']);
     fake = await startFakeCypress({ apiKey: CYPRESS_KEY });
     inspector = new Redis(TEST_REDIS_URL);
   });
@@ -89,8 +75,7 @@ describe.runIf(redisAvailable)('report workers as separate processes on Redis', 
     if (leftovers.length > 0) await inspector.del(...leftovers);
     inspector.disconnect();
     await fake.close();
-    await database.close();
-    await testDb.drop();
+    await shared.close();
   });
 
   it('three workers process 50 distinct dates, each exactly once', async () => {
@@ -113,7 +98,7 @@ describe.runIf(redisAvailable)('report workers as separate processes on Redis', 
     await eventually(
       async () =>
         (
-          await database.db
+          await shared.database.db
             .selectFrom('e2e_report_summaries')
             .select('date')
             .where('status', '=', 'ready')
@@ -130,9 +115,9 @@ describe.runIf(redisAvailable)('report workers as separate processes on Redis', 
     expect(fake.requests).toHaveLength(50);
     expect([...perDate.keys()].sort()).toEqual(dates);
     expect([...perDate.values()].every((count) => count === 1)).toBe(true);
-    const summaries = await database.db.selectFrom('e2e_report_summaries').selectAll().execute();
+    const summaries = await shared.database.db.selectFrom('e2e_report_summaries').selectAll().execute();
     expect(summaries).toHaveLength(50);
-    const apps = await database.db.selectFrom('apps').select(['id', 'name']).execute();
+    const apps = await shared.database.db.selectFrom('apps').select(['id', 'name']).execute();
     for (const summary of summaries) {
       expect(summary.total_runs, summary.date).toBe(
         aggregateRows(apps, fake.rows, summary.date).totals.totalRuns,

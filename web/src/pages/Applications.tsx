@@ -9,6 +9,7 @@ import { describeError } from '../api/errors';
 import { ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
 import { usePageTitle } from '../lib/router';
 import { useAsync } from '../lib/useAsync';
+import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useShell } from '../shell';
 import { AppForm } from './AppForm';
 import { LastManualRunCell, LastResultCell, UNFINISHED, useLatestReport } from './AppRunCells';
@@ -51,8 +52,6 @@ export function ApplicationsPage() {
   const client = useClient();
   const apps = useAsync(() => client.apps.listAll(), [client]);
   const [editing, setEditing] = useState<Application | 'new'>();
-  const [deleting, setDeleting] = useState<Application>();
-  const [deleteState, setDeleteState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
   const [starting, setStarting] = useState<number>();
   const [rowError, setRowError] = useState<{ appId: number; error: unknown }>();
   const followed = useFollowedRuns(client, apps.reload);
@@ -90,19 +89,13 @@ export function ApplicationsPage() {
     }
   };
 
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    setDeleteState({ busy: true });
-    try {
-      await client.apps.remove(deleting.id);
-      apps.setData((list) => list?.filter((a) => a.id !== deleting.id));
-      notify(`${deleting.name} was deleted.`);
-      setDeleting(undefined);
-      setDeleteState({ busy: false });
-    } catch (error) {
-      setDeleteState({ busy: false, error });
-    }
-  };
+  const deletion = useConfirmedDelete<Application>(
+    (app) => client.apps.remove(app.id),
+    (app) => {
+      apps.setData((list) => list?.filter((a) => a.id !== app.id));
+      notify(`${app.name} was deleted.`);
+    },
+  );
 
   const list = [...(apps.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
 
@@ -197,10 +190,7 @@ export function ApplicationsPage() {
                         <button
                           type="button"
                           className="button button-small button-danger-ghost"
-                          onClick={() => {
-                            setDeleteState({ busy: false });
-                            setDeleting(app);
-                          }}
+                          onClick={() => deletion.ask(app)}
                         >
                           Delete<span className="sr-only"> {app.name}</span>
                         </button>
@@ -230,14 +220,14 @@ export function ApplicationsPage() {
         />
       </Dialog>
       <ConfirmDialog
-        open={deleting !== undefined}
+        open={deletion.target !== undefined}
         title="Delete application?"
-        message={`${deleting?.name ?? ''} and its report details and manual runs will be removed. This cannot be undone.`}
+        message={`${deletion.target?.name ?? ''} and its report details and manual runs will be removed. This cannot be undone.`}
         confirmLabel="Delete application"
-        busy={deleteState.busy}
-        error={deleteState.error}
-        onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(undefined)}
+        busy={deletion.busy}
+        error={deletion.error}
+        onConfirm={() => void deletion.confirm()}
+        onCancel={deletion.cancel}
       />
     </>
   );

@@ -6,6 +6,7 @@ import { ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner, StatusBadge }
 import { usePageTitle } from '../lib/router';
 import { formatDateTime, fromNow } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
+import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useShell } from '../shell';
 import { DeliveriesList } from './SettingsDeliveries';
 import { KIND_LABELS, TYPE_LABELS, WebhookForm } from './SettingsWebhookForm';
@@ -35,8 +36,6 @@ export function SettingsPage() {
   const webhooks = useAsync(async () => (await client.webhooks.list({ limit: 100 })).data, [client]);
   const [editing, setEditing] = useState<Webhook | 'new'>();
   const [history, setHistory] = useState<Webhook>();
-  const [deleting, setDeleting] = useState<Webhook>();
-  const [deleteState, setDeleteState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
   const [testing, setTesting] = useState<number>();
 
   const sendTest = async (webhook: Webhook) => {
@@ -53,19 +52,13 @@ export function SettingsPage() {
     }
   };
 
-  const remove = async () => {
-    if (!deleting) return;
-    setDeleteState({ busy: true });
-    try {
-      await client.webhooks.remove(deleting.id);
-      webhooks.setData((list) => list?.filter((w) => w.id !== deleting.id));
-      setDeleting(undefined);
-      setDeleteState({ busy: false });
+  const deletion = useConfirmedDelete<Webhook>(
+    (webhook) => client.webhooks.remove(webhook.id),
+    (webhook) => {
+      webhooks.setData((list) => list?.filter((w) => w.id !== webhook.id));
       notify('Webhook deleted.');
-    } catch (error) {
-      setDeleteState({ busy: false, error });
-    }
-  };
+    },
+  );
 
   const list = webhooks.data ?? [];
   return (
@@ -130,10 +123,7 @@ export function SettingsPage() {
                   <button
                     type="button"
                     className="button button-small button-danger-ghost"
-                    onClick={() => {
-                      setDeleteState({ busy: false });
-                      setDeleting(webhook);
-                    }}
+                    onClick={() => deletion.ask(webhook)}
                   >
                     Delete<span className="sr-only"> {title(webhook)}</span>
                   </button>
@@ -169,14 +159,14 @@ export function SettingsPage() {
         {history && <DeliveriesList webhook={history} />}
       </Dialog>
       <ConfirmDialog
-        open={deleting !== undefined}
+        open={deletion.target !== undefined}
         title="Delete webhook?"
-        message={deleting ? `${title(deleting)} will stop receiving notifications.` : ''}
+        message={deletion.target ? `${title(deletion.target)} will stop receiving notifications.` : ''}
         confirmLabel="Delete"
-        busy={deleteState.busy}
-        error={deleteState.error}
-        onConfirm={() => void remove()}
-        onCancel={() => setDeleting(undefined)}
+        busy={deletion.busy}
+        error={deletion.error}
+        onConfirm={() => void deletion.confirm()}
+        onCancel={deletion.cancel}
       />
     </>
   );

@@ -7,6 +7,7 @@ import { usePageTitle, useQueryParam } from '../lib/router';
 import { decodeEntities } from '../lib/text';
 import { formatDate, todayUtc } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
+import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useShell } from '../shell';
 import { TodoForm } from './TodoForm';
 
@@ -26,8 +27,6 @@ export function TodosPage() {
   const [completedParam, setCompletedParam] = useQueryParam('completed', 'shown');
   const showCompleted = completedParam !== 'hidden';
   const [editing, setEditing] = useState<Todo>();
-  const [deleting, setDeleting] = useState<Todo>();
-  const [deleteState, setDeleteState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
   const [rowError, setRowError] = useState<{ id: number; error: unknown }>();
   const today = todayUtc();
 
@@ -45,19 +44,13 @@ export function TodosPage() {
     }
   };
 
-  const remove = async () => {
-    if (!deleting) return;
-    setDeleteState({ busy: true });
-    try {
-      await client.todos.remove(deleting.id);
-      todos.setData((list) => list?.filter((t) => t.id !== deleting.id));
-      setDeleting(undefined);
-      setDeleteState({ busy: false });
+  const deletion = useConfirmedDelete<Todo>(
+    (todo) => client.todos.remove(todo.id),
+    (todo) => {
+      todos.setData((list) => list?.filter((t) => t.id !== todo.id));
       notify('To-do deleted.');
-    } catch (error) {
-      setDeleteState({ busy: false, error });
-    }
-  };
+    },
+  );
 
   const clearCompleted = async () => {
     try {
@@ -167,10 +160,7 @@ export function TodosPage() {
                   <button
                     type="button"
                     className="button button-small button-danger-ghost"
-                    onClick={() => {
-                      setDeleteState({ busy: false });
-                      setDeleting(todo);
-                    }}
+                    onClick={() => deletion.ask(todo)}
                   >
                     Delete<span className="sr-only"> {title}</span>
                   </button>
@@ -195,14 +185,14 @@ export function TodosPage() {
         )}
       </Dialog>
       <ConfirmDialog
-        open={deleting !== undefined}
+        open={deletion.target !== undefined}
         title="Delete to-do?"
-        message={deleting ? `“${decodeEntities(deleting.title)}” will be deleted.` : ''}
+        message={deletion.target ? `“${decodeEntities(deletion.target.title)}” will be deleted.` : ''}
         confirmLabel="Delete"
-        busy={deleteState.busy}
-        error={deleteState.error}
-        onConfirm={() => void remove()}
-        onCancel={() => setDeleting(undefined)}
+        busy={deletion.busy}
+        error={deletion.error}
+        onConfirm={() => void deletion.confirm()}
+        onCancel={deletion.cancel}
       />
     </>
   );
