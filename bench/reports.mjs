@@ -18,7 +18,7 @@ const APPS = 50;
 // A run is 40 spec rows of one project; every 2000 rows each of the 50 apps has had one run.
 // Each project has a catalogue of 500 specs, 40 of which a run executes (a real project has a
 // bounded set of specs; per-spec statistics keep one entry per distinct spec).
-const sampleRow = (i) => ({
+export const sampleRow = (i) => ({
   project_name: `app-${Math.floor(i / 40) % APPS}`,
   run_number: Math.floor(i / 2000),
   created_at: `2025-03-${String(1 + (i % 15)).padStart(2, '0')}T10:${String(i % 60).padStart(2, '0')}:00.000Z`,
