@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { deleteById } from '../../db/delete-by-id.js';
 import { fromDbBoolean, isStorableId, parseJson, toCount, toDbBoolean } from '../../db/errors.js';
 import type { NotificationsTable } from '../../db/schema.js';
 import { nowIso } from '../../shared/time.js';
@@ -110,10 +111,8 @@ export function createNotificationsRepository(db: Db) {
       return Number(result.numUpdatedRows);
     },
 
-    async delete(id: number): Promise<boolean> {
-      if (!isStorableId(id)) return false;
-      const result = await db.deleteFrom('notifications').where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+    delete(id: number): Promise<boolean> {
+      return deleteById(db, 'notifications', id);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { deleteById } from '../../db/delete-by-id.js';
 import {
   fromDbBoolean,
   isStorableId,
@@ -168,10 +169,8 @@ export function createPullRequestsRepository(db: Db) {
       return row && decode(row);
     },
 
-    async delete(id: number): Promise<boolean> {
-      if (!isStorableId(id)) return false;
-      const result = await db.deleteFrom('pull_requests').where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+    delete(id: number): Promise<boolean> {
+      return deleteById(db, 'pull_requests', id);
     },
   };
 }

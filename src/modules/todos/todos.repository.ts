@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { deleteById } from '../../db/delete-by-id.js';
 import { pageWithTotal } from '../../db/paging.js';
 import { fromDbBoolean, isStorableId, toCount, toDbBoolean } from '../../db/errors.js';
 import type { TodosTable } from '../../db/schema.js';
@@ -92,10 +93,8 @@ export function createTodosRepository(db: Db) {
       return row && decode(row);
     },
 
-    async delete(id: number): Promise<boolean> {
-      if (!isStorableId(id)) return false;
-      const result = await db.deleteFrom('todos').where('id', '=', id).executeTakeFirst();
-      return Number(result.numDeletedRows) > 0;
+    delete(id: number): Promise<boolean> {
+      return deleteById(db, 'todos', id);
     },
 
     async deleteCompleted(): Promise<number> {
