@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { suiteTestApp } from '../support/suite-app.js';
 import { BAD_IDS, expectEnvelope, ISO_TIMESTAMP, type Json } from './acceptance-support.js';
 
 const SLACK_URL = 'https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX';
@@ -19,14 +19,7 @@ const WEBHOOK_FIELDS = [
 
 // Each sentence of the webhook API contract, checked from the outside on both dialects.
 describe.each(DIALECTS)('acceptance: webhooks API (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
-  beforeEach(async () => {
-    await t.database.db.deleteFrom('webhooks').execute();
-  });
+  const t = suiteTestApp({ dialect }, ['webhooks']);
 
   const create = (payload: object) => t.api({ method: 'POST', url: '/api/webhooks', payload });
   const count = async () => (await t.database.db.selectFrom('webhooks').select('id').execute()).length;

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { DIALECTS } from '../../../test/support/databases.js';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { suiteTestApp } from '../../../test/support/suite-app.js';
 
 const validApp = (overrides: Record<string, unknown> = {}) => ({
   name: 'Checkout',
@@ -11,14 +11,7 @@ const validApp = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe.each(DIALECTS)('applications API (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
-  beforeEach(async () => {
-    await t.database.db.deleteFrom('apps').execute();
-  });
+  const t = suiteTestApp({ dialect }, ['apps']);
 
   const create = (body: unknown) => t.api({ method: 'POST', url: '/api/apps', payload: body as object });
 

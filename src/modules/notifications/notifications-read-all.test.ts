@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/databases.js';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { suiteTestApp } from '../../../test/support/suite-app.js';
 
 describe.each(DIALECTS)('POST /api/notifications/read_all (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = suiteTestApp({ dialect });
   beforeEach(async () => {
     await t.database.db.deleteFrom('notifications').execute();
     for (const type of ['e2e_failure', 'e2e_failure', 'pr_update', 'info']) {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/databases.js';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { suiteTestApp } from '../../../test/support/suite-app.js';
 
 const valid = (overrides: Record<string, unknown> = {}) => ({
   title: 'Checkout failed',
@@ -20,15 +20,7 @@ async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 50
 }
 
 describe.each(DIALECTS)('notifications API (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
-  beforeEach(async () => {
-    await t.database.db.deleteFrom('notifications').execute();
-    await t.database.db.deleteFrom('apps').execute();
-  });
+  const t = suiteTestApp({ dialect }, ['notifications', 'apps']);
 
   const create = (body: unknown) =>
     t.api({ method: 'POST', url: '/api/notifications', payload: body as object });

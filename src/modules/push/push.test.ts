@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/databases.js';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { suiteTestApp } from '../../../test/support/suite-app.js';
 import { hashToken } from './push.repository.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(DIALECTS)('push device tokens API (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
-  beforeEach(async () => {
-    await t.database.db.deleteFrom('device_tokens').execute();
-  });
+  const t = suiteTestApp({ dialect }, ['device_tokens']);
 
   const post = (url: string, payload: unknown) => t.api({ method: 'POST', url, payload: payload as object });
   const rows = () => t.database.db.selectFrom('device_tokens').selectAll().orderBy('id').execute();

@@ -15,7 +15,7 @@ import {
   startReportHarness,
 } from '../../../test/reports/report-harness.js';
 import { DIALECTS } from '../../../test/support/databases.js';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { suiteTestApp } from '../../../test/support/suite-app.js';
 import { buildTestApp } from '../../../test/support/test-container.js';
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { VERSION } from '../../shared/version.js';
@@ -40,11 +40,7 @@ type StatusBody = {
 };
 
 describe.each(DIALECTS)('GET /api/status on a bare configuration (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = suiteTestApp({ dialect });
 
   it('needs the key', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/status' });

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/databases.js';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { suiteTestApp } from '../../../test/support/suite-app.js';
 
 describe.each(DIALECTS)('to-do API (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
-  beforeEach(async () => {
-    await t.database.db.deleteFrom('todos').execute();
-  });
+  const t = suiteTestApp({ dialect }, ['todos']);
 
   const create = async (body: object) => t.api({ method: 'POST', url: '/api/to_do_list', payload: body });
   const put = (id: number, body: object) =>

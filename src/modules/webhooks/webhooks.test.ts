@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/databases.js';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { suiteTestApp } from '../../../test/support/suite-app.js';
 
 const SLACK_URL = 'https://hooks.slack.com/services/T0SECRET/B0SECRET/xoxsecretpath';
 const ALL_TYPES = ['e2e_failure', 'e2e_success', 'pr_update', 'app_update', 'system', 'info'];
 const SECRET = 'a-very-secret-signing-key';
 
 describe.each(DIALECTS)('webhooks API (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
-  beforeEach(async () => {
-    await t.database.db.deleteFrom('webhooks').execute();
-  });
+  const t = suiteTestApp({ dialect }, ['webhooks']);
 
   const create = (body: unknown) => t.api({ method: 'POST', url: '/api/webhooks', payload: body as object });
   const update = (id: number, body: unknown) =>

@@ -1,4 +1,5 @@
 import type { ReportDetail, ReportRun as ReportResponse } from '../../../src/client/index.js';
+import { ReportDateField } from '../components/ReportDateField';
 import { SetupBanner } from '../components/SetupBanner';
 import { EmptyState, Spinner, StatusBadge } from '../components/ui';
 import { Link, usePageTitle, useQueryParam } from '../lib/router';
@@ -154,17 +155,7 @@ export function OverviewPage() {
           Overview
         </h1>
         <div className="toolbar">
-          <div className="field field-inline">
-            <label htmlFor="report-date">Report date</label>
-            <input
-              id="report-date"
-              type="date"
-              value={date}
-              max={today}
-              required
-              onChange={(e) => e.target.value && setDate(e.target.value)}
-            />
-          </div>
+          <ReportDateField id="report-date" date={date} max={today} onChange={setDate} />
           <button type="button" className="button" onClick={regenerate} disabled={busy}>
             Regenerate
           </button>

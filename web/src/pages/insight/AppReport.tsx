@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import type { DashboardClient, SpecStat } from '../../../../src/client/index.js';
 import { useClient } from '../../api/client';
+import { ReportDateField } from '../../components/ReportDateField';
 import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../../components/ui';
 import { Link, usePageTitle, usePath, useQueryParam } from '../../lib/router';
 import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../../lib/time';
@@ -158,17 +159,7 @@ export function AppReportPage() {
           </h1>
         </div>
         <div className="toolbar">
-          <div className="field field-inline">
-            <label htmlFor="app-report-date">Report date</label>
-            <input
-              id="app-report-date"
-              type="date"
-              value={date}
-              max={today}
-              required
-              onChange={(e) => e.target.value && setDate(e.target.value)}
-            />
-          </div>
+          <ReportDateField id="app-report-date" date={date} max={today} onChange={setDate} />
         </div>
       </div>
 
