@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { BENCH_REPORT_DATE, sampleRow } from './reports.mjs';
 
 const modulePath =
-  process.argv[2] ?? new URL('../dist/src/modules/reports/aggregation.js', import.meta.url).pathname;
+  process.argv[2] || new URL('../dist/src/modules/reports/aggregation.js', import.meta.url).pathname;
 const passes = Number(process.argv[3] ?? 8);
 const { createAggregator } = await import(pathToFileURL(resolve(modulePath)).href);
 const apps = Array.from({ length: 50 }, (_, i) => ({ id: i + 1, name: `app-${i}` }));
