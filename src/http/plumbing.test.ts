@@ -1,8 +1,8 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../container.js';
 import { buildTestApp } from '../../test/support/test-container.js';
 import { openTestDatabase } from '../../test/support/databases.js';
+import { captureLog } from '../../test/support/log-capture.js';
 import { createTestApp, TEST_KEY, testConfig, type TestApp } from '../../test/support/test-app.js';
 
 describe('HTTP plumbing', () => {
@@ -165,13 +165,7 @@ describe('CORS in production', () => {
 
 describe('logs', () => {
   it('never contain the API key or tokens', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const { stream, lines } = captureLog();
     const database = await openTestDatabase('sqlite');
     const config = testConfig({ LOG_LEVEL: 'trace' });
     const app = await buildTestApp(config, { database, log: createLogger(config, stream) });

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../container.js';
 import { buildTestApp } from '../../../test/support/test-container.js';
@@ -8,6 +7,7 @@ import {
   startFakeWebhookReceiver,
 } from '../../../test/fakes/fake-webhook-receiver.js';
 import { openTestDatabase } from '../../../test/support/databases.js';
+import { captureLog } from '../../../test/support/log-capture.js';
 import { startLiveServer } from '../../../test/support/live-server.js';
 import { createTestApp, TEST_KEY, testConfig } from '../../../test/support/test-app.js';
 
@@ -130,13 +130,7 @@ describe('webhook delivery never holds up the caller, and survives a restart', (
   });
 
   it('logs carry neither the webhook URL nor the secret', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const { stream, lines } = captureLog();
     const database = await openTestDatabase('sqlite');
     const config = testConfig({
       LOG_LEVEL: 'trace',
