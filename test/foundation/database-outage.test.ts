@@ -2,10 +2,10 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { createTestDatabase } from '../support/databases.js';
 import { postgresAvailable, TEST_POSTGRES_URL } from '../support/services.js';
 import { createTestApp, TEST_KEY, type TestApp } from '../support/test-app.js';
-import { startRelay } from '../support/tcp-relay.js';
+import { relayedPostgres, startRelay } from '../support/tcp-relay.js';
 
 /**
  * A database that is restarting, refusing connections or locked answers 503 SERVICE_UNAVAILABLE
@@ -50,22 +50,11 @@ afterEach(async () => {
 });
 
 describe.runIf(postgresAvailable)('PostgreSQL outage', () => {
-  const open = async (): Promise<{ testDb: TestDatabase; relay: Awaited<ReturnType<typeof startRelay>> }> => {
-    const testDb = await createTestDatabase('postgres');
-    cleanups.push(() => testDb.drop());
-    const direct = openDatabase(testDb.config);
-    await migrateToLatest(direct.db);
-    await direct.close();
-    const upstream = new URL(TEST_POSTGRES_URL);
-    const relay = await startRelay({ host: upstream.hostname, port: Number(upstream.port || 5432) });
-    return { testDb, relay };
-  };
+  const open = () => relayedPostgres(cleanups);
 
   it('answers 503 while the server cannot be reached and recovers when it is back', async () => {
-    const { testDb, relay } = await open();
-    const url = new URL(testDb.url);
-    url.port = String(relay.port);
-    const database = openDatabase({ dialect: 'postgres', connectionString: url.toString() });
+    const { relay, relayedUrl } = await open();
+    const database = openDatabase({ dialect: 'postgres', connectionString: relayedUrl });
     cleanups.push(() => database.close());
     const served = await serve(database);
     cleanups.push(() => served.app.close());

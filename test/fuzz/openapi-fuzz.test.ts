@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
-import { createTestDatabase, DIALECTS, type Dialect } from '../support/databases.js';
-import { postgresAvailable, TEST_POSTGRES_URL } from '../support/services.js';
-import { startRelay } from '../support/tcp-relay.js';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
+import { DIALECTS, type Dialect } from '../support/databases.js';
+import { postgresAvailable } from '../support/services.js';
+import { relayedPostgres } from '../support/tcp-relay.js';
 import { createTestApp, TEST_KEY, type TestApp } from '../support/test-app.js';
 import { type OpenApiDocument, type Variant, variantsOf } from './variants.js';
 
@@ -168,16 +168,8 @@ describe.each(DIALECTS)('fuzzing every operation of openapi.json (%s)', (dialect
 
 describe.runIf(postgresAvailable)('fuzzing with the database unreachable (postgres)', () => {
   it('answers 4xx or 503 (502 upstream), never 500, and recovers', async () => {
-    const testDb = await createTestDatabase('postgres');
-    cleanups.push(() => testDb.drop());
-    const direct = openDatabase(testDb.config);
-    await migrateToLatest(direct.db);
-    await direct.close();
-    const upstream = new URL(TEST_POSTGRES_URL);
-    const relay = await startRelay({ host: upstream.hostname, port: Number(upstream.port || 5432) });
-    const url = new URL(testDb.url);
-    url.port = String(relay.port);
-    const database = openDatabase({ dialect: 'postgres', connectionString: url.toString() });
+    const { relay, relayedUrl, restore } = await relayedPostgres(cleanups);
+    const database = openDatabase({ dialect: 'postgres', connectionString: relayedUrl });
     cleanups.push(() => database.close());
     const { t, port } = await serveSeeded({ database });
 
@@ -187,10 +179,7 @@ describe.runIf(postgresAvailable)('fuzzing with the database unreachable (postgr
     expect(campaign.statuses[503]).toBeGreaterThan(0);
     expect(campaign.failures).toEqual([]);
 
-    const restored = await startRelay(
-      { host: upstream.hostname, port: Number(upstream.port || 5432) },
-      relay.port,
-    );
+    const restored = await restore();
     cleanups.push(() => restored.cut());
     expect((await t.api({ method: 'GET', url: '/api/apps' })).statusCode).toBe(200);
   }, 120_000);
