@@ -6,7 +6,8 @@ import type {
 } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { describeError } from '../api/errors';
-import { ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
+import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog';
+import { Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
 import { usePageTitle } from '../lib/router';
 import { useAsync } from '../lib/useAsync';
 import { useConfirmedDelete } from '../lib/useConfirmedDelete';
@@ -219,15 +220,13 @@ export function ApplicationsPage() {
           }}
         />
       </Dialog>
-      <ConfirmDialog
-        open={deletion.target !== undefined}
+      <ConfirmDeleteDialog
+        deletion={deletion}
         title="Delete application?"
-        message={`${deletion.target?.name ?? ''} and its report details and manual runs will be removed. This cannot be undone.`}
+        message={(app) =>
+          `${app.name} and its report details and manual runs will be removed. This cannot be undone.`
+        }
         confirmLabel="Delete application"
-        busy={deletion.busy}
-        error={deletion.error}
-        onConfirm={() => void deletion.confirm()}
-        onCancel={deletion.cancel}
       />
     </>
   );

@@ -2,8 +2,8 @@ import { type FormEvent, useState } from 'react';
 import type { PullRequest } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { errorMessage, errorStatus, fieldMessage } from '../api/errors';
+import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog';
 import {
-  ConfirmDialog,
   Dialog,
   EmptyState,
   ErrorMessage,
@@ -23,6 +23,7 @@ import { usePageTitle, useQueryParam } from '../lib/router';
 import { pullRequestLabel } from '../lib/text';
 import { ageInDays, formatDate, formatDateTime, fromNow } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
+import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useShell } from '../shell';
 
 function AddForm({ onAdded }: { onAdded: (pr: PullRequest) => void }) {
@@ -152,22 +153,14 @@ export function PullRequestsPage() {
   const client = useClient();
   const prs = useAsync(async () => (await client.pullRequests.list({ limit: 100 })).data, [client]);
   const [open, setOpen] = useState<PullRequest>();
-  const [removing, setRemoving] = useState<PullRequest>();
-  const [removeState, setRemoveState] = useState<{ busy: boolean; error?: unknown }>({ busy: false });
 
-  const remove = async () => {
-    if (!removing) return;
-    setRemoveState({ busy: true });
-    try {
-      await client.pullRequests.remove(removing.id);
-      prs.setData((list) => list?.filter((p) => p.id !== removing.id));
+  const removal = useConfirmedDelete<PullRequest>(
+    (pr) => client.pullRequests.remove(pr.id),
+    (pr) => {
+      prs.setData((list) => list?.filter((p) => p.id !== pr.id));
       notify('Pull request removed from tracking.');
-      setRemoving(undefined);
-      setRemoveState({ busy: false });
-    } catch (error) {
-      setRemoveState({ busy: false, error });
-    }
-  };
+    },
+  );
 
   const [filterParam, setFilter] = useQueryParam('show', 'all');
   const filter: PullRequestFilter = filterParam in PR_FILTERS ? (filterParam as PullRequestFilter) : 'all';
@@ -243,10 +236,7 @@ export function PullRequestsPage() {
                   <button
                     type="button"
                     className="button button-small button-danger-ghost"
-                    onClick={() => {
-                      setRemoveState({ busy: false });
-                      setRemoving(pr);
-                    }}
+                    onClick={() => removal.ask(pr)}
                   >
                     Remove<span className="sr-only"> {pr.title}</span>
                   </button>
@@ -263,17 +253,11 @@ export function PullRequestsPage() {
       >
         {open && <Details id={open.id} />}
       </Dialog>
-      <ConfirmDialog
-        open={removing !== undefined}
+      <ConfirmDeleteDialog
+        deletion={removal}
         title="Stop tracking this pull request?"
-        message={
-          removing ? `${removing.title} (${pullRequestLabel(removing.url)}) will no longer be followed.` : ''
-        }
+        message={(pr) => `${pr.title} (${pullRequestLabel(pr.url)}) will no longer be followed.`}
         confirmLabel="Remove"
-        busy={removeState.busy}
-        error={removeState.error}
-        onConfirm={() => void remove()}
-        onCancel={() => setRemoving(undefined)}
       />
     </>
   );

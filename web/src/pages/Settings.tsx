@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { Webhook } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { describeError } from '../api/errors';
-import { ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui';
+import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog';
+import { Dialog, EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui';
 import { usePageTitle } from '../lib/router';
 import { formatDateTime, fromNow } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
@@ -158,15 +159,10 @@ export function SettingsPage() {
       >
         {history && <DeliveriesList webhook={history} />}
       </Dialog>
-      <ConfirmDialog
-        open={deletion.target !== undefined}
+      <ConfirmDeleteDialog
+        deletion={deletion}
         title="Delete webhook?"
-        message={deletion.target ? `${title(deletion.target)} will stop receiving notifications.` : ''}
-        confirmLabel="Delete"
-        busy={deletion.busy}
-        error={deletion.error}
-        onConfirm={() => void deletion.confirm()}
-        onCancel={deletion.cancel}
+        message={(webhook) => `${title(webhook)} will stop receiving notifications.`}
       />
     </>
   );

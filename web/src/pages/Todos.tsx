@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { ToDoItem as Todo } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { describeError } from '../api/errors';
-import { Checkbox, ConfirmDialog, Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
+import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog';
+import { Checkbox, Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
 import { usePageTitle, useQueryParam } from '../lib/router';
 import { decodeEntities } from '../lib/text';
 import { formatDate, todayUtc } from '../lib/time';
@@ -184,15 +185,10 @@ export function TodosPage() {
           />
         )}
       </Dialog>
-      <ConfirmDialog
-        open={deletion.target !== undefined}
+      <ConfirmDeleteDialog
+        deletion={deletion}
         title="Delete to-do?"
-        message={deletion.target ? `“${decodeEntities(deletion.target.title)}” will be deleted.` : ''}
-        confirmLabel="Delete"
-        busy={deletion.busy}
-        error={deletion.error}
-        onConfirm={() => void deletion.confirm()}
-        onCancel={deletion.cancel}
+        message={(todo) => `“${decodeEntities(todo.title)}” will be deleted.`}
       />
     </>
   );
