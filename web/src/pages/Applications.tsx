@@ -6,6 +6,7 @@ import type {
 } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { describeError } from '../api/errors';
+import { DataTable } from '../components/DataTable';
 import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog';
 import { Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
 import { usePageTitle } from '../lib/router';
@@ -118,91 +119,84 @@ export function ApplicationsPage() {
         </EmptyState>
       )}
       {list.length > 0 && (
-        <div className="table-wrap">
-          <table className="table responsive">
-            <caption className="sr-only">Monitored applications</caption>
-            <thead>
-              <tr>
-                <th scope="col">Application</th>
-                <th scope="col">Watching</th>
-                <th scope="col">Last E2E result</th>
-                <th scope="col">Last manual run</th>
-                <th scope="col">Runs today</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
+        <DataTable
+          caption="Monitored applications"
+          columns={[
+            'Application',
+            'Watching',
+            'Last E2E result',
+            'Last manual run',
+            'Runs today',
+            <span className="sr-only">Actions</span>,
+          ]}
+        >
+          {list.map((app) => {
+            const triggerOn = app.e2eTriggerConfiguration?.enabled === true;
+            return (
+              <tr key={app.id}>
+                <th scope="row" data-label="Application">
+                  <span className="strong">{app.name}</span>
+                  <span className="muted small block">
+                    {app.code} ·{' '}
+                    <a href={app.pipelineUrl} target="_blank" rel="noopener noreferrer">
+                      pipeline<span className="sr-only"> (opens in a new tab)</span> ↗
+                    </a>
+                  </span>
+                  {rowError?.appId === app.id && (
+                    <span className="field-error block" role="alert">
+                      {describeError(rowError.error)}
+                    </span>
+                  )}
                 </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((app) => {
-                const triggerOn = app.e2eTriggerConfiguration?.enabled === true;
-                return (
-                  <tr key={app.id}>
-                    <th scope="row" data-label="Application">
-                      <span className="strong">{app.name}</span>
-                      <span className="muted small block">
-                        {app.code} ·{' '}
-                        <a href={app.pipelineUrl} target="_blank" rel="noopener noreferrer">
-                          pipeline<span className="sr-only"> (opens in a new tab)</span> ↗
-                        </a>
-                      </span>
-                      {rowError?.appId === app.id && (
-                        <span className="field-error block" role="alert">
-                          {describeError(rowError.error)}
-                        </span>
-                      )}
-                    </th>
-                    <td data-label="Watching">
+                <td data-label="Watching">
+                  <button
+                    type="button"
+                    role="switch"
+                    aria-checked={app.watching}
+                    aria-label={`Watching ${app.name}`}
+                    className="switch"
+                    onClick={() => void toggleWatching(app)}
+                  >
+                    <span className="switch-track" aria-hidden="true" />
+                    <span className="switch-text">{app.watching ? 'On' : 'Off'}</span>
+                  </button>
+                </td>
+                <td data-label="Last E2E result">
+                  <LastResultCell appId={app.id} report={latestReport.data} />
+                </td>
+                <td data-label="Last manual run">
+                  <LastManualRunCell app={app} followed={followed.runs[app.id]} />
+                </td>
+                <td data-label="Runs today">{app.e2eRunsQuantity}</td>
+                <td className="actions-cell">
+                  <div className="actions">
+                    {triggerOn && (
                       <button
                         type="button"
-                        role="switch"
-                        aria-checked={app.watching}
-                        aria-label={`Watching ${app.name}`}
-                        className="switch"
-                        onClick={() => void toggleWatching(app)}
+                        className="button button-small"
+                        onClick={() => void runNow(app)}
+                        disabled={starting === app.id}
                       >
-                        <span className="switch-track" aria-hidden="true" />
-                        <span className="switch-text">{app.watching ? 'On' : 'Off'}</span>
+                        {starting === app.id ? 'Starting…' : 'Run E2E'}
+                        <span className="sr-only"> for {app.name}</span>
                       </button>
-                    </td>
-                    <td data-label="Last E2E result">
-                      <LastResultCell appId={app.id} report={latestReport.data} />
-                    </td>
-                    <td data-label="Last manual run">
-                      <LastManualRunCell app={app} followed={followed.runs[app.id]} />
-                    </td>
-                    <td data-label="Runs today">{app.e2eRunsQuantity}</td>
-                    <td className="actions-cell">
-                      <div className="actions">
-                        {triggerOn && (
-                          <button
-                            type="button"
-                            className="button button-small"
-                            onClick={() => void runNow(app)}
-                            disabled={starting === app.id}
-                          >
-                            {starting === app.id ? 'Starting…' : 'Run E2E'}
-                            <span className="sr-only"> for {app.name}</span>
-                          </button>
-                        )}
-                        <button type="button" className="button button-small" onClick={() => setEditing(app)}>
-                          Edit<span className="sr-only"> {app.name}</span>
-                        </button>
-                        <button
-                          type="button"
-                          className="button button-small button-danger-ghost"
-                          onClick={() => deletion.ask(app)}
-                        >
-                          Delete<span className="sr-only"> {app.name}</span>
-                        </button>
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                    )}
+                    <button type="button" className="button button-small" onClick={() => setEditing(app)}>
+                      Edit<span className="sr-only"> {app.name}</span>
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-small button-danger-ghost"
+                      onClick={() => deletion.ask(app)}
+                    >
+                      Delete<span className="sr-only"> {app.name}</span>
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       )}
       <Dialog
         open={editing !== undefined}

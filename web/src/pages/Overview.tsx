@@ -1,4 +1,5 @@
 import type { ReportDetail, ReportRun as ReportResponse } from '../../../src/client/index.js';
+import { DataTable } from '../components/DataTable';
 import { ReportDateField } from '../components/ReportDateField';
 import { SetupBanner } from '../components/SetupBanner';
 import { EmptyState, Spinner, StatusBadge } from '../components/ui';
@@ -71,69 +72,56 @@ function AppTable({ details, date }: { details: ReportDetail[]; date: string }) 
     );
   }
   return (
-    <div className="table-wrap">
-      <table className="table responsive">
-        <caption className="sr-only">Applications, worst success rate first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Application</th>
-            <th scope="col">Success rate</th>
-            <th scope="col">Runs</th>
-            <th scope="col">Failed</th>
-            <th scope="col">Last run</th>
-            <th scope="col">Last failure</th>
-            <th scope="col">Pipeline</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...details].sort(worstFirst).map((d) => (
-            <tr key={d.id} className={d.lastRunStatus === 'failed' ? 'row-bad' : undefined}>
-              <th scope="row" data-label="Application">
-                <Link to={appReportPath(d.appId, date)}>{d.app?.name ?? `App ${d.appId}`}</Link>
-                {d.app?.code && <span className="muted small block">{d.app.code}</span>}
-              </th>
-              <td data-label="Success rate">
-                <span className="rate">
-                  <span className={`rate-bar rate-${rateTone(d.successRate)}`} aria-hidden="true">
-                    <span style={{ width: `${Math.round(d.successRate * 100)}%` }} />
-                  </span>
-                  {formatPercent(d.successRate)}
-                </span>
-              </td>
-              <td data-label="Runs">
-                {d.totalRuns}
-                {d.flakyRuns ? <span className="muted small"> ({d.flakyRuns} flaky)</span> : null}
-              </td>
-              <td data-label="Failed">{d.failedRuns}</td>
-              <td data-label="Last run">
-                <StatusBadge status={d.lastRunStatus} />{' '}
-                <time dateTime={d.lastRunAt} title={formatDateTime(d.lastRunAt)} className="small">
-                  {fromNow(d.lastRunAt)}
-                </time>
-              </td>
-              <td data-label="Last failure">
-                {d.lastFailedRunAt ? (
-                  <time dateTime={d.lastFailedRunAt} title={formatDateTime(d.lastFailedRunAt)}>
-                    {formatDateTime(d.lastFailedRunAt)}
-                  </time>
-                ) : (
-                  <span className="muted">None</span>
-                )}
-              </td>
-              <td data-label="Pipeline">
-                {d.app?.pipelineUrl ? (
-                  <a href={d.app.pipelineUrl} target="_blank" rel="noopener noreferrer">
-                    Open pipeline<span className="sr-only"> of {d.app.name} (opens in a new tab)</span> ↗
-                  </a>
-                ) : (
-                  '—'
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Applications, worst success rate first"
+      columns={['Application', 'Success rate', 'Runs', 'Failed', 'Last run', 'Last failure', 'Pipeline']}
+    >
+      {[...details].sort(worstFirst).map((d) => (
+        <tr key={d.id} className={d.lastRunStatus === 'failed' ? 'row-bad' : undefined}>
+          <th scope="row" data-label="Application">
+            <Link to={appReportPath(d.appId, date)}>{d.app?.name ?? `App ${d.appId}`}</Link>
+            {d.app?.code && <span className="muted small block">{d.app.code}</span>}
+          </th>
+          <td data-label="Success rate">
+            <span className="rate">
+              <span className={`rate-bar rate-${rateTone(d.successRate)}`} aria-hidden="true">
+                <span style={{ width: `${Math.round(d.successRate * 100)}%` }} />
+              </span>
+              {formatPercent(d.successRate)}
+            </span>
+          </td>
+          <td data-label="Runs">
+            {d.totalRuns}
+            {d.flakyRuns ? <span className="muted small"> ({d.flakyRuns} flaky)</span> : null}
+          </td>
+          <td data-label="Failed">{d.failedRuns}</td>
+          <td data-label="Last run">
+            <StatusBadge status={d.lastRunStatus} />{' '}
+            <time dateTime={d.lastRunAt} title={formatDateTime(d.lastRunAt)} className="small">
+              {fromNow(d.lastRunAt)}
+            </time>
+          </td>
+          <td data-label="Last failure">
+            {d.lastFailedRunAt ? (
+              <time dateTime={d.lastFailedRunAt} title={formatDateTime(d.lastFailedRunAt)}>
+                {formatDateTime(d.lastFailedRunAt)}
+              </time>
+            ) : (
+              <span className="muted">None</span>
+            )}
+          </td>
+          <td data-label="Pipeline">
+            {d.app?.pipelineUrl ? (
+              <a href={d.app.pipelineUrl} target="_blank" rel="noopener noreferrer">
+                Open pipeline<span className="sr-only"> of {d.app.name} (opens in a new tab)</span> ↗
+              </a>
+            ) : (
+              '—'
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

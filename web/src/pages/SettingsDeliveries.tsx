@@ -1,5 +1,6 @@
 import type { Webhook } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
+import { DataTable } from '../components/DataTable';
 import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../components/ui';
 import { formatDateTime, formatTime } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
@@ -23,45 +24,34 @@ export function DeliveriesList({ webhook }: { webhook: Webhook }) {
     );
   }
   return (
-    <div className="table-wrap">
-      <table className="table responsive">
-        <caption className="sr-only">Recent deliveries of {webhook.name ?? webhook.url}</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Notification</th>
-            <th scope="col">Attempt</th>
-            <th scope="col">Result</th>
-            <th scope="col">Time</th>
+    <DataTable
+      caption={<>Recent deliveries of {webhook.name ?? webhook.url}</>}
+      columns={['When', 'Notification', 'Attempt', 'Result', 'Time']}
+    >
+      {list.map((entry) => {
+        const delivered = entry.status !== null && entry.status >= 200 && entry.status < 300;
+        return (
+          <tr key={entry.id} className={delivered ? undefined : 'row-bad'}>
+            <td data-label="When">
+              <time dateTime={entry.at} title={formatDateTime(entry.at)}>
+                {formatTime(entry.at)}
+              </time>
+            </td>
+            <td data-label="Notification">
+              {entry.notificationId === null ? 'Test message' : `#${entry.notificationId}`}
+            </td>
+            <td data-label="Attempt">{entry.attempt}</td>
+            <td data-label="Result">
+              <StatusBadge
+                status={delivered ? 'success' : 'failed'}
+                label={entry.status === null ? 'no answer' : `HTTP ${entry.status}`}
+              />
+              {entry.error && entry.status === null && <span className="small block">{entry.error}</span>}
+            </td>
+            <td data-label="Time">{entry.durationMs} ms</td>
           </tr>
-        </thead>
-        <tbody>
-          {list.map((entry) => {
-            const delivered = entry.status !== null && entry.status >= 200 && entry.status < 300;
-            return (
-              <tr key={entry.id} className={delivered ? undefined : 'row-bad'}>
-                <td data-label="When">
-                  <time dateTime={entry.at} title={formatDateTime(entry.at)}>
-                    {formatTime(entry.at)}
-                  </time>
-                </td>
-                <td data-label="Notification">
-                  {entry.notificationId === null ? 'Test message' : `#${entry.notificationId}`}
-                </td>
-                <td data-label="Attempt">{entry.attempt}</td>
-                <td data-label="Result">
-                  <StatusBadge
-                    status={delivered ? 'success' : 'failed'}
-                    label={entry.status === null ? 'no answer' : `HTTP ${entry.status}`}
-                  />
-                  {entry.error && entry.status === null && <span className="small block">{entry.error}</span>}
-                </td>
-                <td data-label="Time">{entry.durationMs} ms</td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </DataTable>
   );
 }

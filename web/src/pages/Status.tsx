@@ -1,3 +1,4 @@
+import { DataTable } from '../components/DataTable';
 import { ErrorMessage, Spinner, StatusBadge } from '../components/ui';
 import { usePageTitle } from '../lib/router';
 import { formatDateTime, fromNow } from '../lib/time';
@@ -27,99 +28,73 @@ function When({ at }: { at: string | null }) {
 
 function Integrations({ status }: { status: ServiceStatus }) {
   return (
-    <div className="table-wrap">
-      <table className="table responsive">
-        <caption className="sr-only">Integrations</caption>
-        <thead>
-          <tr>
-            <th scope="col">Integration</th>
-            <th scope="col">State</th>
-            <th scope="col">Last success</th>
-            <th scope="col">Last error</th>
-          </tr>
-        </thead>
-        <tbody>
-          {(Object.keys(INTEGRATIONS) as IntegrationName[]).map((name) => {
-            const integration = status.integrations[name];
-            const { label, purpose } = INTEGRATIONS[name];
-            return (
-              <tr key={name} data-integration={name}>
-                <th scope="row" data-label="Integration">
-                  {label}
-                  <span className="muted small block">For {purpose}</span>
-                </th>
-                <td data-label="State">
-                  {integration.configured ? (
-                    <StatusBadge status="ready" label="set up" />
-                  ) : (
-                    <>
-                      <StatusBadge status="canceled" label="not set up" />
-                      <span className="small block">
-                        Set{' '}
-                        {integration.missing.map((variable, index) => (
-                          <span key={variable}>
-                            {index > 0 && ', '}
-                            <code>{variable}</code>
-                          </span>
-                        ))}
+    <DataTable caption="Integrations" columns={['Integration', 'State', 'Last success', 'Last error']}>
+      {(Object.keys(INTEGRATIONS) as IntegrationName[]).map((name) => {
+        const integration = status.integrations[name];
+        const { label, purpose } = INTEGRATIONS[name];
+        return (
+          <tr key={name} data-integration={name}>
+            <th scope="row" data-label="Integration">
+              {label}
+              <span className="muted small block">For {purpose}</span>
+            </th>
+            <td data-label="State">
+              {integration.configured ? (
+                <StatusBadge status="ready" label="set up" />
+              ) : (
+                <>
+                  <StatusBadge status="canceled" label="not set up" />
+                  <span className="small block">
+                    Set{' '}
+                    {integration.missing.map((variable, index) => (
+                      <span key={variable}>
+                        {index > 0 && ', '}
+                        <code>{variable}</code>
                       </span>
-                    </>
-                  )}
-                </td>
-                <td data-label="Last success">
-                  <When at={integration.lastSuccessAt} />
-                </td>
-                <td data-label="Last error">
-                  {integration.lastError ? (
-                    <span className="text-bad">{integration.lastError}</span>
-                  ) : (
-                    <span className="muted">None</span>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+                    ))}
+                  </span>
+                </>
+              )}
+            </td>
+            <td data-label="Last success">
+              <When at={integration.lastSuccessAt} />
+            </td>
+            <td data-label="Last error">
+              {integration.lastError ? (
+                <span className="text-bad">{integration.lastError}</span>
+              ) : (
+                <span className="muted">None</span>
+              )}
+            </td>
+          </tr>
+        );
+      })}
+    </DataTable>
   );
 }
 
 function Jobs({ status }: { status: ServiceStatus }) {
   return (
-    <div className="table-wrap">
-      <table className="table responsive">
-        <caption className="sr-only">Scheduled jobs</caption>
-        <thead>
-          <tr>
-            <th scope="col">Job</th>
-            <th scope="col">Schedule</th>
-            <th scope="col">Next run</th>
-            <th scope="col">Last run</th>
-          </tr>
-        </thead>
-        <tbody>
-          {status.jobs.map((job) => (
-            <tr key={job.name}>
-              <th scope="row" data-label="Job">
-                {JOB_LABELS[job.name] ?? job.name}
-                <span className="muted small block">{job.description}</span>
-              </th>
-              <td data-label="Schedule">
-                <code>{job.schedule}</code> <span className="muted small">({job.timezone})</span>
-              </td>
-              <td data-label="Next run">
-                {job.nextRun ? <When at={job.nextRun} /> : <span className="muted">not scheduled here</span>}
-              </td>
-              <td data-label="Last run">
-                {job.lastResult && <StatusBadge status={job.lastResult} />} <When at={job.lastRun} />
-                {job.lastError && <span className="text-bad small block">{job.lastError}</span>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Scheduled jobs" columns={['Job', 'Schedule', 'Next run', 'Last run']}>
+      {status.jobs.map((job) => (
+        <tr key={job.name}>
+          <th scope="row" data-label="Job">
+            {JOB_LABELS[job.name] ?? job.name}
+            <span className="muted small block">{job.description}</span>
+          </th>
+          <td data-label="Schedule">
+            <code>{job.schedule}</code> <span className="muted small">({job.timezone})</span>
+          </td>
+          <td data-label="Next run">
+            {job.nextRun ? <When at={job.nextRun} /> : <span className="muted">not scheduled here</span>}
+          </td>
+          <td data-label="Last run">
+            {job.lastResult && <StatusBadge status={job.lastResult} />} <When at={job.lastRun} />
+            {job.lastError && <span className="text-bad small block">{job.lastError}</span>}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
