@@ -13,7 +13,8 @@ import {
   type Stack,
   VIEWPORTS,
 } from './harness.js';
-import { closeSession, openSession, STEP } from './steps.js';
+import type { FakeSpecRow } from '../fakes/fake-cypress.js';
+import { closeSession, cypressRow, openSession, STEP } from './steps.js';
 
 // Locally without Chromium the suite is skipped loudly; in CI a missing browser fails it.
 if (!chromiumAvailable && !process.env.CI) {
@@ -35,24 +36,8 @@ const hasText = (locator: Locator, text: string, timeout = STEP) =>
     .toContain(text);
 const today = new Date().toISOString().slice(0, 10);
 const at = (hour: number) => `${today}T${String(hour).padStart(2, '0')}:00:00.000Z`;
-const row = (
-  project: string,
-  run: number,
-  status: string,
-  hour: number,
-  extra: Record<string, unknown> = {},
-) => ({
-  project_name: project,
-  run_number: run,
-  created_at: at(hour),
-  status,
-  spec: `cypress/e2e/spec-${run}.cy.ts`,
-  total_tests: 10,
-  pass_tests: status === 'passed' ? 10 : 8,
-  fail_tests: status === 'passed' ? 0 : 2,
-  flaky_tests: 0,
-  ...extra,
-});
+const row = (project: string, run: number, status: string, hour: number, extra: Partial<FakeSpecRow> = {}) =>
+  cypressRow(project, run, status, at(hour), extra);
 
 describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromium', () => {
   let stack: Stack;

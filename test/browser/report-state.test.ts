@@ -1,22 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, chromiumAvailable, openSignedIn, type Stack } from './harness.js';
-import { closeSession, openSession, STEP, waitText } from './steps.js';
+import { closeSession, cypressRow, openSession, STEP, waitText } from './steps.js';
 import { screens } from './screens.js';
 
 const today = new Date().toISOString().slice(0, 10);
 const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-const row = (project: string, run: number, status: 'passed' | 'failed') => ({
-  project_name: project,
-  run_number: run,
-  created_at: `${today}T0${run % 10}:00:00.000Z`,
-  status,
-  spec: `cypress/e2e/spec-${run}.cy.ts`,
-  total_tests: 10,
-  pass_tests: status === 'passed' ? 10 : 8,
-  fail_tests: status === 'passed' ? 0 : 2,
-  flaky_tests: 0,
-});
+const row = (project: string, run: number, status: 'passed' | 'failed') =>
+  cypressRow(project, run, status, `${today}T0${run % 10}:00:00.000Z`);
 
 async function open(bare: boolean) {
   const session = await openSession({ bare });

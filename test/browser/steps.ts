@@ -1,5 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { FakeSpecRow } from '../fakes/fake-cypress.js';
 import { type Browser, ensureWebBuild, launchBrowser, type Stack, startStack } from './harness.js';
 
 /** How long one step of a browser test may wait for the page to catch up. */
@@ -40,3 +41,26 @@ export async function closeSession(browser: Browser | undefined, stack: Stack | 
   await browser?.close();
   await stack?.stop();
 }
+
+/**
+ * One spec run as the fake Cypress service exports it, named after its run number; a failed run
+ * failed two of its ten tests.
+ */
+export const cypressRow = (
+  project: string,
+  run: number,
+  status: string,
+  createdAt: string,
+  extra: Partial<FakeSpecRow> = {},
+): FakeSpecRow => ({
+  project_name: project,
+  run_number: run,
+  created_at: createdAt,
+  status,
+  spec: `cypress/e2e/spec-${run}.cy.ts`,
+  total_tests: 10,
+  pass_tests: status === 'passed' ? 10 : 8,
+  fail_tests: status === 'passed' ? 0 : 2,
+  flaky_tests: 0,
+  ...extra,
+});
