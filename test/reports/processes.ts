@@ -1,25 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { freePort } from '../support/free-port.js';
 import { postgresAvailable } from '../support/services.js';
 import { eventually, sleep } from './report-harness.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+// Kept here too: the report tests take every process helper from this one module.
+export { freePort };
 
 export interface ServiceProcess {
   child: ChildProcess;

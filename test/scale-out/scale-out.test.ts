@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardClient } from '../../src/client/index.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
 import { type FakeCypress, startFakeCypress } from '../fakes/fake-cypress.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { freePort } from '../support/free-port.js';
 import { postgresAvailable, redisAvailable, TEST_REDIS_URL } from '../support/services.js';
 import { TEST_KEY } from '../support/test-app.js';
 
@@ -38,14 +38,6 @@ function procfileCommands(): Record<string, string[]> {
     commands[match[1]!] = ['--import', 'tsx', 'src/cli.ts', ...args.slice(2)];
   }
   return commands;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function eventually<T>(

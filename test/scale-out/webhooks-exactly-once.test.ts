@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DashboardClient } from '../../src/client/index.js';
 import { type FakeWebhookReceiver, startFakeWebhookReceiver } from '../fakes/fake-webhook-receiver.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { freePort } from '../support/free-port.js';
 import { postgresAvailable, redisAvailable, TEST_REDIS_URL } from '../support/services.js';
 import { TEST_KEY } from '../support/test-app.js';
 
@@ -17,14 +17,6 @@ import { TEST_KEY } from '../support/test-app.js';
 const REDIS_DB = 12;
 const NAMESPACE = `webhooks-${randomUUID()}:`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe.skipIf(!postgresAvailable || !redisAvailable)('webhooks with two API processes on Redis', () => {
   const children: { child: ChildProcess; output: string[] }[] = [];
