@@ -1,8 +1,9 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { ApplicationDetails as Application, TriggerConfiguration } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { errorStatus, errorMessage, fieldMessage, fieldProblems } from '../api/errors';
 import { Checkbox, ErrorMessage, TextField } from '../components/ui';
+import { useSubmit } from '../lib/useSubmit';
 
 interface Values {
   name: string;
@@ -57,16 +58,11 @@ export function AppForm({
   onCancel: () => void;
 }) {
   const [values, setValues] = useState(() => initialValues(app));
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
   const client = useClient();
   const set = <K extends keyof Values>(key: K, value: Values[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const { busy, error, onSubmit } = useSubmit(async () => {
     const triggerConfig = trigger(values, app?.e2eTriggerConfiguration);
     const body = {
       name: values.name.trim(),
@@ -75,15 +71,9 @@ export function AppForm({
       watching: values.watching,
       ...(triggerConfig || app ? { e2eTriggerConfiguration: triggerConfig } : {}),
     };
-    try {
-      const saved = app ? await client.apps.update(app.id, body) : await client.apps.create(body);
-      onSaved(saved.data);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const saved = app ? await client.apps.update(app.id, body) : await client.apps.create(body);
+    onSaved(saved.data);
+  });
 
   const fieldError = (field: string) => fieldMessage(error, field, FIELD_LABELS[field] ?? field);
   const conflict = errorStatus(error) === 409 ? errorMessage(error) : undefined;
@@ -94,7 +84,7 @@ export function AppForm({
       : undefined;
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate className="form">
+    <form onSubmit={onSubmit} noValidate className="form">
       <ErrorMessage error={unplaced} />
       <TextField
         label="Name"

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { PullRequest } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { errorMessage, errorStatus, fieldMessage } from '../api/errors';
@@ -24,33 +24,23 @@ import { pullRequestLabel } from '../lib/text';
 import { ageInDays, formatDate, formatDateTime, fromNow } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
 import { useConfirmedDelete } from '../lib/useConfirmedDelete';
+import { useSubmit } from '../lib/useSubmit';
 import { useShell } from '../shell';
 
 function AddForm({ onAdded }: { onAdded: (pr: PullRequest) => void }) {
   const [url, setUrl] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
   const client = useClient();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      onAdded((await client.pullRequests.create({ url: url.trim() })).data);
-      setUrl('');
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, onSubmit } = useSubmit(async () => {
+    onAdded((await client.pullRequests.create({ url: url.trim() })).data);
+    setUrl('');
+  });
   const status = errorStatus(error);
   const inline =
     status === 400 || status === 409
       ? (fieldMessage(error, 'url', 'Pull request URL') ?? errorMessage(error))
       : undefined;
   return (
-    <form className="panel inline-form" onSubmit={(e) => void submit(e)} noValidate>
+    <form className="panel inline-form" onSubmit={onSubmit} noValidate>
       <TextField
         label="Pull request URL"
         type="url"

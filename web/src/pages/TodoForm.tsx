@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import type { ToDoItem as Todo } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { fieldMessage, fieldProblems } from '../api/errors';
 import { ErrorMessage, TextArea, TextField } from '../components/ui';
 import { decodeEntities } from '../lib/text';
+import { useSubmit } from '../lib/useSubmit';
 
 const LABELS: Record<string, string> = {
   title: 'Title',
@@ -28,14 +29,9 @@ export function TodoForm({
   const [dueDate, setDueDate] = useState(todo?.dueDate?.slice(0, 10) ?? '');
   const [link, setLink] = useState(todo?.link ?? '');
   const [description, setDescription] = useState(todo?.description ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
   const client = useClient();
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
+  const { busy, error, onSubmit } = useSubmit(async () => {
     const body = todo
       ? { title, description: description || null, link: link.trim() || null, dueDate: dueDate || null }
       : {
@@ -44,27 +40,21 @@ export function TodoForm({
           ...(link.trim() ? { link: link.trim() } : {}),
           ...(dueDate ? { dueDate } : {}),
         };
-    try {
-      const saved = todo ? await client.todos.update(todo.id, body) : await client.todos.create(body);
-      onSaved(saved.data);
-      if (!todo) {
-        setTitle('');
-        setDueDate('');
-        setLink('');
-        setDescription('');
-      }
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
+    const saved = todo ? await client.todos.update(todo.id, body) : await client.todos.create(body);
+    onSaved(saved.data);
+    if (!todo) {
+      setTitle('');
+      setDueDate('');
+      setLink('');
+      setDescription('');
     }
-  };
+  });
 
   const fieldError = (field: string) => fieldMessage(error, field, LABELS[field] ?? field);
   const unplaced = fieldProblems(error).some((p) => p.field in LABELS) ? undefined : error;
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate className={compact ? 'form todo-form' : 'form'}>
+    <form onSubmit={onSubmit} noValidate className={compact ? 'form todo-form' : 'form'}>
       <ErrorMessage error={unplaced} />
       <TextField
         label={todo ? 'Title' : 'New to-do'}
