@@ -33,7 +33,7 @@ function signInSuite(bare: boolean) {
   it('while blocked says until when, and does not sign in even with the right key', async () => {
     await tryKey(page, 'wrong-4');
     const alert = page.getByRole('alert');
-    await waitText(alert, /blocked until \d{1,2}:\d{2}\. Try again in 30 minutes/);
+    await waitText(alert, /blocked until (\d{1,2} \w{3} \d{4}, )?\d{1,2}:\d{2}\. Try again in 30 minutes/);
     if (!bare) await screens(page, 'sign-in-blocked');
     // The form stays, with the block explained, instead of opening on empty lists.
     expect(await page.getByRole('button', { name: 'Sign in' }).isDisabled()).toBe(true);
