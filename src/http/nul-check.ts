@@ -39,6 +39,29 @@ export function pathsWithNul(value: unknown): string[] {
   return found.sort();
 }
 
+/**
+ * Whether any string or key holds a NUL. The check runs on every request part of every route, so
+ * the common case (none) walks values only, without building the pointers `pathsWithNul` reports.
+ */
+export function containsNul(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current === 'string') {
+      if (current.includes(NUL)) return true;
+    } else if (Array.isArray(current)) {
+      for (const item of current) pending.push(item);
+    } else if (current !== null && typeof current === 'object') {
+      for (const key in current) {
+        if (!Object.hasOwn(current, key)) continue;
+        if (key.includes(NUL)) return true;
+        pending.push((current as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
 type NulCheck = ((
   enabled: boolean,
   data: unknown,
@@ -48,9 +71,8 @@ type NulCheck = ((
 
 export function addNulCheck(ajv: Ajv): void {
   const check: NulCheck = (enabled, data, _parentSchema, context) => {
-    if (!enabled) return true;
+    if (!enabled || !containsNul(data)) return true;
     const paths = pathsWithNul(data);
-    if (paths.length === 0) return true;
     check.errors = paths.map((path) => ({
       keyword: NO_NUL_KEYWORD,
       instancePath: (context?.instancePath ?? '') + path,
