@@ -44,9 +44,21 @@ function stopProcess(child) {
   });
 }
 
-/** Runs autocannon against one request shape and returns req/s and latency figures. */
+/** CPU time (user, system) a process has used so far, in microseconds (Linux). */
+function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime, in clock ticks (100 per second on Linux).
+  return { user: Number(fields[11]) * 10_000, system: Number(fields[12]) * 10_000 };
+}
+
+/**
+ * Runs autocannon against one request shape and returns req/s and latency figures. With `pid`
+ * (the server's process), also the server's CPU time per request: a figure that moves much less
+ * than req/s when the machine is busy, since it does not count time spent waiting for the CPU.
+ */
 export async function measure(name, options) {
-  const { expectStatus: _expected, ...request } = options;
+  const { expectStatus: _expected, pid, ...request } = options;
+  const before = pid === undefined ? undefined : cpuMicros(pid);
   const result = await autocannon({
     connections: CONNECTIONS,
     pipelining: 1,
@@ -59,8 +71,12 @@ export async function measure(name, options) {
     expected === 304
       ? result.requests.total - (result.statusCodeStats?.['304']?.count ?? 0) + result.errors
       : result.non2xx + result.errors;
+  const after = pid === undefined ? undefined : cpuMicros(pid);
+  const perRequest = (key) =>
+    before ? ((after[key] - before[key]) / result.requests.total).toFixed(1) : '-';
   return {
     name,
+    cpuUs: before ? `${perRequest('user')} + ${perRequest('system')}` : '-',
     reqPerSec: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -69,7 +85,15 @@ export async function measure(name, options) {
 }
 
 export function printTable(rows, ceiling) {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'ratio to ceiling'];
+  const header = [
+    'scenario',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'non-2xx',
+    'ratio to ceiling',
+    'server CPU µs/req (user + sys)',
+  ];
   const lines = rows.map((row) => [
     row.name,
     String(row.reqPerSec),
@@ -77,6 +101,7 @@ export function printTable(rows, ceiling) {
     String(row.p99),
     String(row.errors),
     ceiling ? (row.reqPerSec / ceiling).toFixed(3) : '-',
+    row.cpuUs ?? '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const format = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;

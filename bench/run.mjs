@@ -1,8 +1,10 @@
 // `npm run bench`: the real server (built, embedded default) over HTTP with autocannon at 50
 // connections, each scenario beside a bare `node:http` server measured in the same run, plus the
 // service's RSS idle and after the load. BENCH_DURATION (s per scenario), BENCH_CONNECTIONS,
-// BENCH_PIPELINE=0 (skip the report-pipeline figures) and BENCH_ENTRY (another build's cli.js,
-// to measure a before/after pair in one run) change it.
+// BENCH_PIPELINE=0 (skip the report-pipeline figures), BENCH_ENTRY (another build's cli.js,
+// to measure a before/after pair in one run), BENCH_ONLY (a regular expression: only the
+// scenarios whose names match, besides the ceiling) and BENCH_NODE_ARGS (node flags for the
+// service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles` to profile one scenario) change it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -31,8 +33,12 @@ async function seedTodos(url) {
   }
 }
 
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+const selected = (name) => !only || only.test(name);
+
 function startService(file, env = {}) {
-  return startProcess([entry, 'serve', '--roles', 'api'], {
+  return startProcess([...nodeArgs, entry, 'serve', '--roles', 'api'], {
     API_SECURITY_KEY: KEY,
     DATABASE_URL: `sqlite:${file}`,
     PORT: '0',
@@ -64,7 +70,11 @@ try {
   await seedTodos(service.url);
   await sleep(2000);
   memory.idle = rssMiB(service.pid);
-  const ceiling = await measure('bare node:http (ceiling)', { url: ceilingServer.url });
+  const ceiling = await measure('bare node:http (ceiling)', {
+    url: ceilingServer.url,
+    pid: ceilingServer.pid,
+  });
+  const pid = service.pid;
   const reads = [
     ['GET /health', `${service.url}/health`, {}],
     [`GET /api/apps (${APPS} apps)`, `${service.url}/api/apps`, headers],
@@ -77,8 +87,9 @@ try {
   ];
   const rows = [ceiling];
   for (const [name, url, requestHeaders] of reads)
-    rows.push(await measure(name, { url, headers: requestHeaders }));
+    if (selected(name)) rows.push(await measure(name, { url, headers: requestHeaders, pid }));
   for (const [name, url, requestHeaders] of reads) {
+    if (!selected(`${name} If-None-Match (304)`)) continue;
     const etag = await etagOf(url, requestHeaders);
     if (!etag) {
       rows.push({ name: `${name} If-None-Match (304)`, reqPerSec: 0, p50: '-', p99: '-', errors: 'no ETag' });
@@ -89,38 +100,39 @@ try {
         url,
         headers: { ...requestHeaders, 'if-none-match': etag },
         expectStatus: 304,
+        pid,
       }),
     );
   }
-  rows.push(
-    await measure('POST /api/to_do_list', {
-      url: `${service.url}/api/to_do_list`,
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        title: 'Bench <i>post</i> & co',
-        description: 'x',
-        link: 'https://example.com/a',
+  if (selected('POST /api/to_do_list'))
+    rows.push(
+      await measure('POST /api/to_do_list', {
+        url: `${service.url}/api/to_do_list`,
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          title: 'Bench <i>post</i> & co',
+          description: 'x',
+          link: 'https://example.com/a',
+        }),
+        pid,
       }),
-    }),
-  );
+    );
   memory.afterLoad = rssMiB(service.pid);
   await service.stop();
 
   // The same read with the rate limiter on (a limit high enough never to refuse the bench).
-  const limited = await startService(file, { RATE_LIMIT_MAX: '100000000' });
-  try {
-    rows.push(
-      await measure(`GET /api/apps (${APPS} apps), rate limiter on`, {
-        url: `${limited.url}/api/apps`,
-        headers,
-      }),
-    );
-  } finally {
-    await limited.stop();
+  const limitedName = `GET /api/apps (${APPS} apps), rate limiter on`;
+  if (selected(limitedName)) {
+    const limited = await startService(file, { RATE_LIMIT_MAX: '100000000' });
+    try {
+      rows.push(await measure(limitedName, { url: `${limited.url}/api/apps`, headers, pid: limited.pid }));
+    } finally {
+      await limited.stop();
+    }
   }
 
-  if (process.env.BENCH_PIPELINE !== '0') {
+  if (process.env.BENCH_PIPELINE !== '0' && !only) {
     const { runReportBenchmarks } = await import('./reports.mjs');
     rows.push(...(await runReportBenchmarks({ measure, startProcess, key: KEY, dir })));
   }
