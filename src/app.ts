@@ -12,6 +12,7 @@ import { BODY_LIMIT_BYTES, registerBodyParsing } from './http/body-parsing.js';
 import { registerErrorHandling, sendRouteNotFound } from './http/error-handler.js';
 import { connectResponseCache } from './http/cache-invalidation.js';
 import { registerHttpCaching } from './http/http-caching.js';
+import { deferredChildLogger } from './http/request-logger.js';
 import { docsRoutes, registerOpenApi } from './http/openapi.js';
 import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
 import { registerRateLimit, registerSecurityHeaders } from './http/security.js';
@@ -82,6 +83,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   const { config } = container;
   const app = Fastify({
     loggerInstance: container.log,
+    childLoggerFactory: deferredChildLogger,
     ...serverTimeouts(config.requestTimeoutMs),
     // Fastify accepts a hop count at run time, but its typings omit `number`.
     trustProxy: config.trustProxy as boolean | string[],
