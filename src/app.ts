@@ -106,10 +106,11 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     }
   });
   app.setValidatorCompiler(compileValidator);
-  // Callback style: this runs on every response, and an async hook costs a promise each time.
-  app.addHook('onSend', (request, reply, payload, done) => {
+  // Set on arrival, so every answer carries it (errors and refusals included) without an
+  // onSend hook on each response. Callback style: an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    done(null, payload);
+    done();
   });
 
   registerErrorHandling(app);
