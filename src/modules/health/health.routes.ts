@@ -1,5 +1,7 @@
-import type { Static } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { matchesIfNoneMatch } from '../../http/response-cache.js';
 import { VERSION } from '../../shared/version.js';
 import { type DependencyCheck, HealthResponse } from './health.schema.js';
 
@@ -8,10 +10,12 @@ export interface HealthProbe {
   (): Promise<void>;
 }
 
+type Check = Static<typeof DependencyCheck>;
+
 const PROBE_TIMEOUT_MS = 2000;
 
 /** Runs a probe with a time-out: `ok` with its latency, or `down`. */
-export async function runProbe(probe: HealthProbe): Promise<Static<typeof DependencyCheck>> {
+export async function runProbe(probe: HealthProbe): Promise<Check> {
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -29,23 +33,63 @@ export async function runProbe(probe: HealthProbe): Promise<Static<typeof Depend
   }
 }
 
+/**
+ * One probe in flight per dependency: requests that arrive while it runs share its answer (a
+ * burst of health checks, or a slow dependency, costs one probe and one timer, not one each).
+ * No answer is reused once its probe has finished, so a dependency going down or coming back
+ * shows on the next request.
+ */
+export function sharedProbe(probe: HealthProbe): () => Promise<Check> {
+  let inFlight: Promise<Check> | undefined;
+  return () => {
+    inFlight ??= runProbe(probe).finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  };
+}
+
+/**
+ * A weak validator of the health answer: two answers with the same status, dependency states and
+ * version mean the same thing, though their time, uptime and latencies differ. A poller sending
+ * it back gets a 304 until something changes.
+ */
+function healthTag(status: string, database: Check, broker: Check): string {
+  return `W/"${status}.${database.status}.${broker.status}.${VERSION}"`;
+}
+
 export const healthRoutes: FastifyPluginAsyncTypebox<{ database: HealthProbe; broker: HealthProbe }> = async (
   app,
   probes,
 ) => {
+  const probeDatabase = sharedProbe(probes.database);
+  const probeBroker = sharedProbe(probes.broker);
   app.get(
     '/health',
     {
       schema: {
         tags: ['Health'],
         summary: 'Liveness and dependency status (no key needed)',
+        description:
+          'Carries a weak ETag naming the status and dependency states: `If-None-Match` with it ' +
+          'answers 304 while they stay the same.',
         security: [],
-        response: { 200: HealthResponse, 503: HealthResponse },
+        response: {
+          200: HealthResponse,
+          304: Type.Null({ description: 'Not modified: the state is the one the validator names' }),
+          503: HealthResponse,
+        },
       },
     },
-    async (_request, reply) => {
-      const [database, broker] = await Promise.all([runProbe(probes.database), runProbe(probes.broker)]);
+    async (request, reply) => {
+      const [database, broker] = await Promise.all([probeDatabase(), probeBroker()]);
       const status = database.status === 'down' ? 'down' : broker.status === 'down' ? 'degraded' : 'ok';
+      const etag = healthTag(status, database, broker);
+      void reply.header('etag', etag).header('cache-control', 'no-cache');
+      if (status !== 'down' && matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+        // No body at all (the typed reply would serialise `null`).
+        return (reply as FastifyReply).code(304).send();
+      }
       return reply.status(status === 'down' ? 503 : 200).send({
         status,
         version: VERSION,
