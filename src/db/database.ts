@@ -15,15 +15,19 @@ export interface DatabaseHandle {
   readonly dialect: DatabaseConfig['dialect'];
   /** Committed writes of this process, by table (response-cache invalidation listens here). */
   readonly writes: WriteEvents;
-  /** Round-trips a trivial query; used by /health. */
-  ping(): Promise<void>;
+  /**
+   * Runs a trivial query; used by /health. SQLite answers synchronously (no promise, no trip
+   * through the query builder); PostgreSQL round-trips to the server.
+   */
+  ping(): void | Promise<void>;
   close(): Promise<void>;
 }
 
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  const sqlite = config.dialect === 'sqlite' ? openSqlite(config.filename) : undefined;
   const tracked = trackWrites(
     config.dialect === 'sqlite'
-      ? new SqliteDialect({ database: openSqlite(config.filename) })
+      ? new SqliteDialect({ database: sqlite! })
       : new PostgresDialect({ pool: () => openPostgresPool(config.connectionString) }),
   );
   const db = new Kysely<Database>({ dialect: tracked.dialect });
@@ -31,9 +35,11 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     db,
     dialect: config.dialect,
     writes: tracked.events,
-    async ping() {
-      await sql`select 1`.execute(db);
-    },
+    ping: sqlite
+      ? () => void sqlite.prepare('select 1').get()
+      : async () => {
+          await sql`select 1`.execute(db);
+        },
     async close() {
       await db.destroy();
     },

@@ -6,31 +6,48 @@ import { VERSION } from '../../shared/version.js';
 import { type DependencyCheck, HealthResponse } from './health.schema.js';
 
 export interface HealthProbe {
-  /** Resolves when the dependency answers; rejects (or times out) when it does not. */
-  (): Promise<void>;
+  /**
+   * Returns (or resolves) when the dependency answers; throws, rejects or times out when it does
+   * not. An embedded dependency answers synchronously and costs no promise or timer.
+   */
+  (): void | Promise<void>;
 }
 
 type Check = Static<typeof DependencyCheck>;
 
 const PROBE_TIMEOUT_MS = 2000;
 
+const ok = (started: number): Check => ({
+  status: 'ok',
+  latencyMs: Math.round((performance.now() - started) * 100) / 100,
+});
+const down = (started: number): Check => ({
+  status: 'down',
+  latencyMs: Math.round(performance.now() - started),
+});
+
 /** Runs a probe with a time-out: `ok` with its latency, or `down`. */
-export async function runProbe(probe: HealthProbe): Promise<Check> {
+export function runProbe(probe: HealthProbe): Check | Promise<Check> {
   const started = performance.now();
-  let timer: NodeJS.Timeout | undefined;
+  let answer: void | Promise<void>;
   try {
-    await Promise.race([
-      probe(),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error('timeout')), PROBE_TIMEOUT_MS);
-      }),
-    ]);
-    return { status: 'ok' as const, latencyMs: Math.round((performance.now() - started) * 100) / 100 };
+    answer = probe();
   } catch {
-    return { status: 'down' as const, latencyMs: Math.round(performance.now() - started) };
-  } finally {
-    clearTimeout(timer);
+    return down(started);
   }
+  if (!(answer instanceof Promise)) return ok(started);
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    answer,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), PROBE_TIMEOUT_MS);
+    }),
+  ])
+    .then(
+      () => ok(started),
+      () => down(started),
+    )
+    .finally(() => clearTimeout(timer));
 }
 
 /**
@@ -39,10 +56,13 @@ export async function runProbe(probe: HealthProbe): Promise<Check> {
  * No answer is reused once its probe has finished, so a dependency going down or coming back
  * shows on the next request.
  */
-export function sharedProbe(probe: HealthProbe): () => Promise<Check> {
+export function sharedProbe(probe: HealthProbe): () => Check | Promise<Check> {
   let inFlight: Promise<Check> | undefined;
   return () => {
-    inFlight ??= runProbe(probe).finally(() => {
+    if (inFlight) return inFlight;
+    const check = runProbe(probe);
+    if (!(check instanceof Promise)) return check;
+    inFlight = check.finally(() => {
       inFlight = undefined;
     });
     return inFlight;
@@ -81,22 +101,31 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ database: HealthProbe; br
         },
       },
     },
-    async (request, reply) => {
-      const [database, broker] = await Promise.all([probeDatabase(), probeBroker()]);
-      const status = database.status === 'down' ? 'down' : broker.status === 'down' ? 'degraded' : 'ok';
-      const etag = healthTag(status, database, broker);
-      void reply.header('etag', etag).header('cache-control', 'no-cache');
-      if (status !== 'down' && matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
-        // No body at all (the typed reply would serialise `null`).
-        return (reply as FastifyReply).code(304).send();
+    (request, reply) => {
+      const answer = (database: Check, broker: Check) => {
+        const status = database.status === 'down' ? 'down' : broker.status === 'down' ? 'degraded' : 'ok';
+        const etag = healthTag(status, database, broker);
+        void reply.header('etag', etag).header('cache-control', 'no-cache');
+        if (status !== 'down' && matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+          // No body at all (the typed reply would serialise `null`).
+          void (reply as FastifyReply).code(304).send();
+          return;
+        }
+        void reply.status(status === 'down' ? 503 : 200).send({
+          status,
+          version: VERSION,
+          uptime: Math.round(process.uptime() * 1000) / 1000,
+          timestamp: new Date().toISOString(),
+          checks: { database, broker },
+        });
+      };
+      // Embedded dependencies answer at once, and then so does this handler.
+      const database = probeDatabase();
+      const broker = probeBroker();
+      if (database instanceof Promise || broker instanceof Promise) {
+        return Promise.all([database, broker]).then(([db, queue]) => answer(db, queue));
       }
-      return reply.status(status === 'down' ? 503 : 200).send({
-        status,
-        version: VERSION,
-        uptime: Math.round(process.uptime() * 1000) / 1000,
-        timestamp: new Date().toISOString(),
-        checks: { database, broker },
-      });
+      return answer(database, broker);
     },
   );
 };

@@ -1,9 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp } from '../../../test/support/test-container.js';
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { openTestDatabase } from '../../../test/support/databases.js';
 import { testConfig } from '../../../test/support/test-app.js';
-import { sharedProbe } from './health.routes.js';
+import { runProbe, sharedProbe } from './health.routes.js';
 
 describe('GET /health', () => {
   const closers: Array<() => Promise<void>> = [];
@@ -103,11 +103,30 @@ describe('GET /health', () => {
     const waiting = [probe(), probe(), probe()];
     expect(calls).toBe(1);
     answer();
-    const checks = await Promise.all(waiting);
+    const checks = await Promise.all(waiting as Promise<{ status: string }>[]);
     expect(checks.map((check) => check.status)).toEqual(['ok', 'ok', 'ok']);
     const next = probe();
     expect(calls).toBe(2);
     answer();
     await next;
+  });
+
+  it('answers a synchronous probe at once, and times out one that hangs', async () => {
+    // The embedded database and broker answer synchronously: no promise, no timer.
+    expect(runProbe(() => undefined)).toMatchObject({ status: 'ok' });
+    expect(
+      runProbe(() => {
+        throw new Error('closed');
+      }),
+    ).toMatchObject({ status: 'down' });
+    vi.useFakeTimers();
+    try {
+      const hanging = runProbe(() => new Promise<void>(() => undefined));
+      expect(hanging).toBeInstanceOf(Promise);
+      await vi.advanceTimersByTimeAsync(2000);
+      await expect(hanging).resolves.toMatchObject({ status: 'down' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
