@@ -15,6 +15,7 @@ import { registerHttpCaching } from './http/http-caching.js';
 import { docsRoutes, registerOpenApi } from './http/openapi.js';
 import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
 import { registerRateLimit, registerSecurityHeaders } from './http/security.js';
+import { createSerializerCompiler } from './http/serialization.js';
 import { compileValidator } from './http/validation.js';
 import { registerWebUi } from './http/web.js';
 import { ApplicationDetails } from './modules/apps/apps.schema.js';
@@ -104,6 +105,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     }
   });
   app.setValidatorCompiler(compileValidator);
+  app.setSerializerCompiler(createSerializerCompiler(() => app.getSchemas()));
   // Callback style: this runs on every response, and an async hook costs a promise each time.
   app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
