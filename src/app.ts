@@ -16,6 +16,7 @@ import { deferredChildLogger } from './http/request-logger.js';
 import { docsRoutes, registerOpenApi } from './http/openapi.js';
 import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
 import { registerRateLimit, registerSecurityHeaders } from './http/security.js';
+import { createSerializerCompiler } from './http/serialization.js';
 import { compileValidator } from './http/validation.js';
 import { registerWebUi } from './http/web.js';
 import { ApplicationDetails } from './modules/apps/apps.schema.js';
@@ -106,6 +107,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     }
   });
   app.setValidatorCompiler(compileValidator);
+  app.setSerializerCompiler(createSerializerCompiler(() => app.getSchemas()));
   // Set on arrival, so every answer carries it (errors and refusals included) without an
   // onSend hook on each response. Callback style: an async hook costs a promise per request.
   app.addHook('onRequest', (request, reply, done) => {

@@ -7,6 +7,7 @@ import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { type ApiRole, startApiRole } from './roles/api.js';
 import { type ReportWorker, startWorkerRole } from './roles/worker.js';
 import { startSchedulerRole } from './roles/scheduler.js';
+import { collectStartupGarbage } from './runtime/startup-gc.js';
 
 export interface RunningService {
   app?: FastifyInstance;
@@ -30,6 +31,9 @@ export async function startService(config: Config): Promise<RunningService> {
         apiBaseUrl: api ? ownBaseUrl(api.app, config) : config.apiBaseUrl,
       })
     : undefined;
+
+  // What start-up allocated and dropped would otherwise stay committed for the process's life.
+  collectStartupGarbage();
 
   let stopping: Promise<void> | undefined;
   return {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from './config.js';
 import { ConfigError } from './env-parsers.js';
 
@@ -108,5 +108,19 @@ describe('configuration', () => {
       dialect: 'sqlite',
       filename: ':memory:',
     });
+  });
+
+  it('accepts the default CRON_TZ (UTC) without loading time-zone data, and checks any other zone', () => {
+    // Constructing a formatter with a zone maps ICU's zone data into the process for good.
+    const formatter = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      expect(load({}).jobs.timezone).toBe('UTC');
+      expect(load({ CRON_TZ: 'UTC' }).jobs.timezone).toBe('UTC');
+      expect(formatter).not.toHaveBeenCalled();
+      expect(load({ CRON_TZ: 'Europe/Paris' }).jobs.timezone).toBe('Europe/Paris');
+      expect(formatter).toHaveBeenCalled();
+    } finally {
+      formatter.mockRestore();
+    }
   });
 });

@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Pool } from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
+import { groupCommits } from './group-commit.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { trackWrites, type WriteEvents } from './write-tracking.js';
@@ -30,7 +31,9 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       ? new SqliteDialect({ database: sqlite! })
       : new PostgresDialect({ pool: () => openPostgresPool(config.connectionString) }),
   );
-  const db = new Kysely<Database>({ dialect: tracked.dialect });
+  // Grouping sits outside tracking, so a batch is announced once, after its COMMIT.
+  const dialect = config.dialect === 'sqlite' ? groupCommits(tracked.dialect) : tracked.dialect;
+  const db = new Kysely<Database>({ dialect });
   return {
     db,
     dialect: config.dialect,

@@ -16,7 +16,11 @@ import { cleanTodoInput, type TodosService } from './todos.service.js';
 
 const tags = ['To-do items'];
 const responseCache = { tables: ['todos'] };
-const cleanBody = async (request: { body: unknown }) => cleanTodoInput(request.body);
+// Callback style: an async hook would cost a promise and a microtask turn on every write.
+const cleanBody = (request: { body: unknown }, _reply: unknown, done: () => void) => {
+  cleanTodoInput(request.body);
+  done();
+};
 
 export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> = async (app, { service }) => {
   app.get(

@@ -24,6 +24,21 @@ describe.each(DIALECTS)('to-do API (%s)', (dialect) => {
     expect(res.json().data.id).toBeTypeOf('number');
   });
 
+  it('stores every field given at creation in its own column', async () => {
+    const body = {
+      title: 'T',
+      description: 'D',
+      link: 'https://example.com/l',
+      dueDate: '2025-04-05T06:07:08.000Z',
+      isCompleted: true,
+    };
+    const created = (await create(body)).json().data;
+    expect(created).toMatchObject(body);
+    expect(created.createdAt).toBe(created.updatedAt);
+    const read = await t.api({ method: 'GET', url: `/api/to_do_list/${created.id}` });
+    expect(read.json().data).toEqual(created);
+  });
+
   it('removes tags, escapes the title and never escapes twice on re-save', async () => {
     const res = await create({
       title: '<b>Fix</b> "login" & <script>alert(1)</script>Tom\'s <i>bug</i>',
@@ -63,6 +78,10 @@ describe.each(DIALECTS)('to-do API (%s)', (dialect) => {
     ['data:text/html,hi', 'INVALID_URL'],
     ['not a url', 'INVALID_URL'],
     ['ftp://files.example.com/x', 'INVALID_URL'],
+    ['http://', 'INVALID_URL'],
+    ['https://:80/x', 'INVALID_URL'],
+    ['http://1.2.3.999/', 'INVALID_URL'],
+    ['https://exa mple.com', 'INVALID_URL'],
     [`https://example.com/${'a'.repeat(490)}`, 'STRING_TOO_LONG'],
   ])('refuses the link %s', async (link, code) => {
     const res = await create({ title: 'x', link });
@@ -75,6 +94,9 @@ describe.each(DIALECTS)('to-do API (%s)', (dialect) => {
     expect(item.link).toBe('https://example.com/a?b=1&c=2');
     expect((await put(item.id, { link: '' })).json().data.link).toBeNull();
     await put(item.id, { link: 'http://example.com' });
+    // Scheme case and extra slashes are what browsers accept too; IPv6 hosts count as hosts.
+    for (const link of ['HTTPS://EXAMPLE.com/x', 'http:///example.com/x', 'http://[::1]:8080/'])
+      expect((await put(item.id, { link })).json().data.link).toBe(link);
     expect((await put(item.id, { link: null })).json().data.link).toBeNull();
   });
 
