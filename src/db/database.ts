@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type Dialect, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Pool } from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
 import { groupCommits } from './group-commit.js';
@@ -24,16 +24,27 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
-  const sqlite = config.dialect === 'sqlite' ? openSqlite(config.filename) : undefined;
-  const tracked = trackWrites(
-    config.dialect === 'sqlite'
-      ? new SqliteDialect({ database: sqlite! })
-      : new PostgresDialect({ pool: () => openPostgresPool(config.connectionString) }),
-  );
+function openDialect(config: DatabaseConfig): {
+  dialect: Dialect;
+  events: WriteEvents;
+  sqlite?: SqliteDatabase.Database;
+} {
+  if (config.dialect === 'postgres') {
+    return trackWrites(new PostgresDialect({ pool: () => openPostgresPool(config.connectionString) }));
+  }
+  const sqlite = openSqlite(config.filename);
+  const tracked = trackWrites(new SqliteDialect({ database: sqlite }));
   // Grouping sits outside tracking, so a batch is announced once, after its COMMIT.
-  const dialect = config.dialect === 'sqlite' ? groupCommits(tracked.dialect) : tracked.dialect;
-  const db = new Kysely<Database>({ dialect });
+  return {
+    dialect: groupCommits(tracked.dialect, () => sqlite.inTransaction),
+    events: tracked.events,
+    sqlite,
+  };
+}
+
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  const { sqlite, ...tracked } = openDialect(config);
+  const db = new Kysely<Database>({ dialect: tracked.dialect });
   return {
     db,
     dialect: config.dialect,

@@ -1,5 +1,5 @@
 import {
-  CompiledQuery,
+  type CompiledQuery,
   type DatabaseConnection,
   type Dialect,
   type Driver,
@@ -12,17 +12,18 @@ import {
  * costs more than the insert it carries: the changed pages go to the WAL again for every row, and
  * the WAL fills up and is checkpointed (with an fsync that stalls the event loop) hundreds of
  * times more often. So writes made outside a transaction during one event-loop turn are queued and
- * run together at the end of the turn, in one transaction, each in its own savepoint: a write that
- * fails is undone alone and only its caller sees the error. A batch of one runs as before.
+ * run together at the end of the turn, in one transaction. A write that fails is undone alone by
+ * SQLite (the transaction goes on) and only its caller sees the error. A batch of one runs as
+ * before. `inTransaction` tells whether an error ended the batch's transaction.
  *
  * This wraps the write-tracking dialect, so the batch's tables are announced once, right after its
  * COMMIT and before any of its callers resume (cached reads are dropped before they can answer).
  * If the batch transaction itself fails (BEGIN, COMMIT, or an error that ends the transaction),
  * everything it did is rolled back and each write runs again on its own, as without grouping.
  */
-export function groupCommits(dialect: Dialect): Dialect {
+export function groupCommits(dialect: Dialect, inTransaction: () => boolean): Dialect {
   return {
-    createDriver: () => new GroupCommitDriver(dialect.createDriver()),
+    createDriver: () => new GroupCommitDriver(dialect.createDriver(), inTransaction),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createAdapter: () => dialect.createAdapter(),
     createIntrospector: (db) => dialect.createIntrospector(db),
@@ -30,9 +31,6 @@ export function groupCommits(dialect: Dialect): Dialect {
 }
 
 const GROUPED_KINDS = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode']);
-const SAVEPOINT = CompiledQuery.raw('savepoint group_commit');
-const RELEASE = CompiledQuery.raw('release group_commit');
-const ROLLBACK_TO = CompiledQuery.raw('rollback to group_commit');
 
 interface Queued {
   query: CompiledQuery;
@@ -44,7 +42,10 @@ type Outcome = { ok: true; result: QueryResult<unknown> } | { ok: false; error: 
 class GroupCommitDriver implements Driver {
   private queue: Queued[] = [];
 
-  constructor(readonly inner: Driver) {}
+  constructor(
+    readonly inner: Driver,
+    private readonly inTransaction: () => boolean,
+  ) {}
 
   init(): Promise<void> {
     return this.inner.init();
@@ -143,15 +144,15 @@ class GroupCommitDriver implements Driver {
     const outcomes: Outcome[] = [];
     try {
       for (const { query } of batch) {
-        await connection.executeQuery(SAVEPOINT);
         try {
           outcomes.push({ ok: true, result: await connection.executeQuery(query) });
         } catch (error) {
           outcomes.push({ ok: false, error });
-          // Throws when the error ended the whole transaction: then the batch is run again alone.
-          await connection.executeQuery(ROLLBACK_TO);
+          // SQLite undoes the failed statement and keeps the transaction, as it keeps the other
+          // writes' commits without grouping; an error that ends the transaction (OR ROLLBACK,
+          // some I/O errors) undid the batch, which then runs again one write at a time.
+          if (!this.inTransaction()) throw error;
         }
-        await connection.executeQuery(RELEASE);
       }
       await this.inner.commitTransaction(connection);
       return outcomes;
