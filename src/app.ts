@@ -12,6 +12,7 @@ import { BODY_LIMIT_BYTES, registerBodyParsing } from './http/body-parsing.js';
 import { registerErrorHandling, sendRouteNotFound } from './http/error-handler.js';
 import { connectResponseCache } from './http/cache-invalidation.js';
 import { registerHttpCaching } from './http/http-caching.js';
+import { deferredChildLogger } from './http/request-logger.js';
 import { docsRoutes, registerOpenApi } from './http/openapi.js';
 import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
 import { registerRateLimit, registerSecurityHeaders } from './http/security.js';
@@ -83,6 +84,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   const { config } = container;
   const app = Fastify({
     loggerInstance: container.log,
+    childLoggerFactory: deferredChildLogger,
     ...serverTimeouts(config.requestTimeoutMs),
     // Fastify accepts a hop count at run time, but its typings omit `number`.
     trustProxy: config.trustProxy as boolean | string[],
@@ -106,10 +108,11 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(compileValidator);
   app.setSerializerCompiler(createSerializerCompiler(() => app.getSchemas()));
-  // Callback style: this runs on every response, and an async hook costs a promise each time.
-  app.addHook('onSend', (request, reply, payload, done) => {
+  // Set on arrival, so every answer carries it (errors and refusals included) without an
+  // onSend hook on each response. Callback style: an async hook costs a promise per request.
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
-    done(null, payload);
+    done();
   });
 
   registerErrorHandling(app);

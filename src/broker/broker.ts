@@ -38,8 +38,11 @@ export interface PubSub {
    * channel agree on the single one that acts on a message.
    */
   claimOnce(key: string, ttlMs: number): Promise<boolean>;
-  /** Resolves when the broker answers (health check). */
-  ping(): Promise<void>;
+  /**
+   * Returns (or resolves) when the broker answers, throws (or rejects) when it does not; the
+   * in-process broker answers at once, so a health check of an embedded process costs no promise.
+   */
+  ping(): void | Promise<void>;
   close(): Promise<void>;
 }
 

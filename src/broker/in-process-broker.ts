@@ -66,7 +66,7 @@ export function createInProcessBroker(
       }
       return true;
     },
-    async ping() {
+    ping() {
       ensureOpen();
     },
     reportQueue: createInProcessQueue(ensureOpen),

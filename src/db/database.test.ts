@@ -22,7 +22,7 @@ describe.runIf(postgresAvailable)('PostgreSQL connection pool', () => {
       );
       await admin.end();
       await new Promise((resolve) => setTimeout(resolve, 100));
-      await expect(handle.ping()).resolves.toBeUndefined();
+      await expect(Promise.resolve(handle.ping())).resolves.toBeUndefined();
     } finally {
       await handle.close();
       await testDb.drop();

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type Dialect, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Pool } from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
+import { groupCommits } from './group-commit.js';
 import { migrationProvider } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { trackWrites, type WriteEvents } from './write-tracking.js';
@@ -15,25 +16,44 @@ export interface DatabaseHandle {
   readonly dialect: DatabaseConfig['dialect'];
   /** Committed writes of this process, by table (response-cache invalidation listens here). */
   readonly writes: WriteEvents;
-  /** Round-trips a trivial query; used by /health. */
-  ping(): Promise<void>;
+  /**
+   * Runs a trivial query; used by /health. SQLite answers synchronously (no promise, no trip
+   * through the query builder); PostgreSQL round-trips to the server.
+   */
+  ping(): void | Promise<void>;
   close(): Promise<void>;
 }
 
+function openDialect(config: DatabaseConfig): {
+  dialect: Dialect;
+  events: WriteEvents;
+  sqlite?: SqliteDatabase.Database;
+} {
+  if (config.dialect === 'postgres') {
+    return trackWrites(new PostgresDialect({ pool: () => openPostgresPool(config.connectionString) }));
+  }
+  const sqlite = openSqlite(config.filename);
+  const tracked = trackWrites(new SqliteDialect({ database: sqlite }));
+  // Grouping sits outside tracking, so a batch is announced once, after its COMMIT.
+  return {
+    dialect: groupCommits(tracked.dialect, () => sqlite.inTransaction),
+    events: tracked.events,
+    sqlite,
+  };
+}
+
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
-  const tracked = trackWrites(
-    config.dialect === 'sqlite'
-      ? new SqliteDialect({ database: openSqlite(config.filename) })
-      : new PostgresDialect({ pool: () => openPostgresPool(config.connectionString) }),
-  );
+  const { sqlite, ...tracked } = openDialect(config);
   const db = new Kysely<Database>({ dialect: tracked.dialect });
   return {
     db,
     dialect: config.dialect,
     writes: tracked.events,
-    async ping() {
-      await sql`select 1`.execute(db);
-    },
+    ping: sqlite
+      ? () => void sqlite.prepare('select 1').get()
+      : async () => {
+          await sql`select 1`.execute(db);
+        },
     async close() {
       await db.destroy();
     },

@@ -1,8 +1,48 @@
-import { sql } from 'kysely';
+import { DummyDriver, Kysely, sql, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestDatabase } from '../../test/support/databases.js';
 import type { DatabaseHandle } from './database.js';
-import { ALL_TABLES } from './write-tracking.js';
+import type { Database } from './schema.js';
+import { ALL_TABLES, writtenTables } from './write-tracking.js';
+
+describe('writtenTables', () => {
+  const db = new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (kysely) => new SqliteIntrospector(kysely),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  });
+  const insert = (title: string) =>
+    db
+      .insertInto('todos')
+      .values({ title, is_completed: 0 as never, created_at: '', updated_at: '' })
+      .returningAll()
+      .compile();
+
+  it('answers a repeated write from its SQL text, without walking its tree again', () => {
+    const first = writtenTables(insert('a'));
+    expect(first).toEqual(new Set(['todos']));
+    expect(writtenTables(insert('b'))).toBe(first);
+    expect(writtenTables(db.deleteFrom('apps').where('id', 'in', [1, 2]).compile())).toEqual(
+      new Set(['apps']),
+    );
+  });
+
+  it('finds nothing in reads, read-only WITH clauses included, and every table in raw writes', () => {
+    expect(writtenTables(db.selectFrom('todos').selectAll().compile())).toBeUndefined();
+    const withRead = db
+      .with('recent', (w) => w.selectFrom('todos').select('id'))
+      .selectFrom('recent')
+      .selectAll()
+      .compile();
+    expect(writtenTables(withRead)).toBeUndefined();
+    expect(writtenTables(withRead)).toBeUndefined();
+    expect(writtenTables(sql`delete from todos`.compile(db))).toEqual(new Set([ALL_TABLES]));
+    expect(writtenTables(sql`select 1`.compile(db))).toBeUndefined();
+  });
+});
 
 describe.each(DIALECTS)('committed-write events (%s)', (dialect) => {
   let database: DatabaseHandle;

@@ -56,26 +56,38 @@ function nestedWrites(node: unknown, into: OperationNode[]): void {
   for (const value of Object.values(node)) nestedWrites(value, into);
 }
 
-/** The tables a compiled query writes, or undefined for a read. */
-export function writtenTables(query: CompiledQuery): Set<string> | undefined {
-  const { kind } = query.query;
-  if (WRITE_KINDS.has(kind)) {
-    const tables = new Set<string>();
+const TABLES_CACHE_SIZE = 500;
+const tablesBySql = new Map<string, ReadonlySet<string>>();
+
+/**
+ * The tables a compiled query writes, or undefined for a read. The SQL text names every table
+ * the query touches, so one text always gives the same answer: a write's tables are remembered by
+ * its text (the few shapes of writes repeat), instead of walking its operation tree every time.
+ */
+export function writtenTables(query: CompiledQuery): ReadonlySet<string> | undefined {
+  if (!WRITE_KINDS.has(query.query.kind) && (query.query as { with?: unknown }).with === undefined) {
+    return query.query.kind === 'RawNode' && RAW_WRITE.test(query.sql) ? new Set([ALL_TABLES]) : undefined;
+  }
+  let tables = tablesBySql.get(query.sql);
+  if (!tables) {
+    tables = findWrittenTables(query);
+    if (tablesBySql.size >= TABLES_CACHE_SIZE) tablesBySql.delete(tablesBySql.keys().next().value!);
+    tablesBySql.set(query.sql, tables);
+  }
+  return tables.size > 0 ? tables : undefined;
+}
+
+/** Walks a write, or a query with a WITH clause (whose tables are empty if it only reads). */
+function findWrittenTables(query: CompiledQuery): Set<string> {
+  const tables = new Set<string>();
+  if (WRITE_KINDS.has(query.query.kind)) {
     collectTables(query.query, tables);
     return tables;
   }
-  const withClause = (query.query as { with?: unknown }).with;
-  if (withClause !== undefined) {
-    const writes: OperationNode[] = [];
-    nestedWrites(withClause, writes);
-    if (writes.length > 0) {
-      const tables = new Set<string>();
-      for (const write of writes) collectTables(write, tables);
-      return tables;
-    }
-  }
-  if (kind === 'RawNode' && RAW_WRITE.test(query.sql)) return new Set([ALL_TABLES]);
-  return undefined;
+  const writes: OperationNode[] = [];
+  nestedWrites((query.query as { with?: unknown }).with, writes);
+  for (const write of writes) collectTables(write, tables);
+  return tables;
 }
 
 /**
@@ -86,7 +98,7 @@ export function writtenTables(query: CompiledQuery): Set<string> | undefined {
  */
 export function trackWrites(dialect: Dialect): { dialect: Dialect; events: WriteEvents } {
   const listeners = new Set<WriteListener>();
-  const emit = (tables: Set<string>) => {
+  const emit = (tables: WrittenTables) => {
     if (tables.size === 0) return;
     for (const listener of listeners) listener(tables);
   };
@@ -114,7 +126,7 @@ class TrackedConnection implements DatabaseConnection {
 
   constructor(
     readonly inner: DatabaseConnection,
-    private readonly emit: (tables: Set<string>) => void,
+    private readonly emit: (tables: WrittenTables) => void,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -137,7 +149,7 @@ class TrackingDriver implements Driver {
 
   constructor(
     private readonly inner: Driver,
-    private readonly emit: (tables: Set<string>) => void,
+    private readonly emit: (tables: WrittenTables) => void,
   ) {}
 
   init(): Promise<void> {

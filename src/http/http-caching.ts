@@ -47,8 +47,10 @@ function revalidated(
 ): boolean {
   void reply.header('etag', etag).header('cache-control', API_CACHE_CONTROL);
   const header = request.headers['if-none-match'];
-  const matches = [etag, ...sameContent].some((candidate) => matchesIfNoneMatch(header, candidate));
-  if (!matches) return false;
+  if (header === undefined) return false;
+  if (!matchesIfNoneMatch(header, etag) && !sameContent.some((tag) => matchesIfNoneMatch(header, tag))) {
+    return false;
+  }
   void reply.code(304).removeHeader('content-type');
   return true;
 }
@@ -73,9 +75,20 @@ const tagResponse: onSendHookHandler<unknown> = (request, reply, payload, done) 
  * of the scope, after its guard and rate limiter: the cache is looked up in `preParsing`, which
  * runs after every `onRequest` hook, so a cached answer still passes the key check and the limit.
  */
+// Clients send the same few Accept-Encoding values again and again (one per browser), so each
+// is parsed once; the bound keeps odd values from growing it.
+const knownEncodings = new Map<string, ContentEncoding | undefined>();
+
 /** The encoding to send a cached answer in: brotli, else gzip, when the client accepts it. */
 export function preferredEncoding(acceptEncoding: string | undefined): ContentEncoding | undefined {
   if (!acceptEncoding) return undefined;
+  if (knownEncodings.has(acceptEncoding)) return knownEncodings.get(acceptEncoding);
+  const chosen = parseAcceptEncoding(acceptEncoding);
+  if (knownEncodings.size < 64) knownEncodings.set(acceptEncoding, chosen);
+  return chosen;
+}
+
+function parseAcceptEncoding(acceptEncoding: string): ContentEncoding | undefined {
   const accepted = new Set<string>();
   for (const part of acceptEncoding.split(',')) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
@@ -88,29 +101,19 @@ export function preferredEncoding(acceptEncoding: string | undefined): ContentEn
 }
 
 /**
- * Sends a cached answer in the representation the client accepts. Each representation has its
- * own strong ETag (the body's tag with the encoding appended), as validators must differ when
- * the bytes do.
+ * Sends a cached answer in the representation the client accepts, under that representation's
+ * own strong ETag.
  */
-function sendCached(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  entry: CachedResponse,
-): Buffer | string | null {
+function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): Buffer | null {
   void reply.header('vary', 'accept-encoding');
   const encoding =
     entry.body.length >= COMPRESS_MIN_BYTES
       ? preferredEncoding(request.headers['accept-encoding'])
       : undefined;
-  const tagOf = (coding: ContentEncoding | undefined) =>
-    coding ? `${entry.etag.slice(0, -1)}-${coding}"` : entry.etag;
-  const etag = tagOf(encoding);
+  const { identity, br, gzip } = entry.tags;
   // A client that changed its Accept-Encoding (a browser's fetch and a script, say) still holds
   // the current content: any encoding's tag revalidates it.
-  const others = [undefined, 'br', 'gzip'].filter((coding) => coding !== encoding) as (
-    ContentEncoding | undefined
-  )[];
-  if (revalidated(request, reply, etag, others.map(tagOf))) return null;
+  if (revalidated(request, reply, entry.tags[encoding ?? 'identity'], [identity, br, gzip])) return null;
   void reply.type(entry.contentType);
   if (!encoding) return entry.body;
   void reply.header('content-encoding', encoding);

@@ -114,6 +114,22 @@ describe('HTTP plumbing', () => {
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('echoes the request id on refusals and errors too', async () => {
+    const id = { 'x-request-id': 'trace-456' };
+    const answers = [
+      // No key (the guard answers), an unknown /api route, an unknown path outside /api, a body
+      // that is not JSON, a schema failure and a missing item.
+      await t.app.inject({ method: 'GET', url: '/api/apps', headers: id }),
+      await t.api({ method: 'GET', url: '/api/no-such-thing', headers: id }),
+      await t.app.inject({ method: 'GET', url: '/no-such-page.json', headers: id }),
+      await post({ ...id, 'content-type': 'application/json' }, '{'),
+      await post({ ...id, 'content-type': 'application/json' }, '{"name": 1}'),
+      await t.api({ method: 'GET', url: '/api/apps/999999', headers: id }),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([401, 404, 404, 400, 400, 404]);
+    for (const res of answers) expect(res.headers['x-request-id']).toBe('trace-456');
+  });
+
   it('sends security headers and no X-Powered-By', async () => {
     const res = await t.api({ method: 'GET', url: '/api/apps' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');

@@ -4,8 +4,17 @@ import { ALL_TABLES } from '../db/write-tracking.js';
 
 /** A serialized 200 answer, ready to be sent again as it is. */
 export interface CachedResponse {
-  readonly body: string;
+  /**
+   * The answer's bytes: encoded once when stored, so each send hands the socket a buffer instead
+   * of a string to encode again (tens of kilobytes for a list).
+   */
+  readonly body: Buffer;
   readonly etag: string;
+  /**
+   * The strong tag of each representation: the body's tag with the encoding appended, as
+   * validators must differ when the bytes do. Any of them revalidates the entry.
+   */
+  readonly tags: Readonly<Record<ContentEncoding | 'identity', string>>;
   readonly contentType: string;
   /** Tables the answer was read from: a write to any of them drops it. */
   readonly tables: readonly string[];
@@ -119,9 +128,13 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
     store(key, ticket, answer) {
       const at = now();
       const nextMidnight = (Math.floor(at / DAY_MS) + 1) * DAY_MS;
+      const body = Buffer.from(answer.body, 'utf8');
+      const etag = etagOf(body);
       const entry: CachedResponse = {
         ...answer,
-        etag: etagOf(answer.body),
+        body,
+        etag,
+        tags: { identity: etag, br: `${etag.slice(0, -1)}-br"`, gzip: `${etag.slice(0, -1)}-gzip"` },
         encoded: {},
         expiresAt: Math.min(at + options.ttlMs, nextMidnight),
       };

@@ -1,10 +1,10 @@
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Redis } from 'ioredis';
-import type { Config, RouteRateLimit } from '../config/config.js';
+import type { Config } from '../config/config.js';
 import { TooManyRequestsError } from '../shared/errors.js';
 
 const HELMET_OPTIONS: HelmetOptions = {
@@ -71,7 +71,10 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
 /**
  * The general per-IP limit with per-route overrides from configuration. Registered inside the
  * `/api` scope, it covers exactly the routes of that scope (the plugin hooks every route added
- * to the scope after it), so no URL matching decides what is limited.
+ * to the scope after it), so no URL matching decides what is limited. Limits are plain numbers
+ * fixed per route when the route is added (an override becomes the route's own limit, counted
+ * apart), and the key is the address: no per-request lookups or awaited option functions, which
+ * made the limiter cost about as much as the rest of a cached read.
  */
 export async function registerRateLimit(
   scope: FastifyInstance,
@@ -79,8 +82,16 @@ export async function registerRateLimit(
   redis: Redis | undefined,
 ): Promise<void> {
   if (config.rateLimit.max === 0) return;
-  const overrideFor = (request: FastifyRequest): RouteRateLimit | undefined =>
-    config.rateLimit.routes[`${request.method} ${request.routeOptions.url ?? ''}`];
+  // Added before the plugin, so the plugin's own route hook already sees the override.
+  scope.addHook('onRoute', (route) => {
+    const override = [route.method]
+      .flat()
+      .map((method) => config.rateLimit.routes[`${method} ${route.url}`])
+      .find((limit) => limit !== undefined);
+    if (override) {
+      route.config = { ...route.config, rateLimit: { max: override.max, timeWindow: override.windowMs } };
+    }
+  });
 
   await scope.register(rateLimit, {
     global: true,
@@ -88,12 +99,9 @@ export async function registerRateLimit(
     ...(redis ? { redis } : {}),
     nameSpace: 'dashboard:ratelimit:',
     skipOnError: true,
-    keyGenerator: (request) => {
-      const override = overrideFor(request);
-      return override ? `${request.ip}|${request.method} ${request.routeOptions.url ?? ''}` : request.ip;
-    },
-    max: (request) => Promise.resolve(overrideFor(request)?.max ?? config.rateLimit.max),
-    timeWindow: (request) => Promise.resolve(overrideFor(request)?.windowMs ?? config.rateLimit.windowMs),
+    keyGenerator: (request) => request.ip,
+    max: config.rateLimit.max,
+    timeWindow: config.rateLimit.windowMs,
     errorResponseBuilder: (_request, context) => {
       const retryAfter = Math.max(1, Math.ceil(context.ttl / 1000));
       return new TooManyRequestsError(`Rate limit exceeded, retry in ${retryAfter} seconds`, retryAfter);

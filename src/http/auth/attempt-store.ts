@@ -13,10 +13,14 @@ export interface AttemptPolicy {
   blockMs: number;
 }
 
-/** Where failed authentication attempts and blocks live: process memory, or Redis when shared. */
+/**
+ * Where failed authentication attempts and blocks live: process memory, or Redis when shared.
+ * `blockedUntil` is asked on every request of a protected scope, so a store that knows the answer
+ * at once (memory) returns it directly instead of through a promise.
+ */
 export interface AttemptStore {
   recordFailure(ip: string, now: number): Promise<FailureOutcome>;
-  blockedUntil(ip: string, now: number): Promise<number | undefined>;
+  blockedUntil(ip: string, now: number): number | undefined | Promise<number | undefined>;
   /** Forgets the IP's failures (after a successful validation). */
   clear(ip: string): Promise<void>;
   close(): void;
@@ -56,7 +60,7 @@ export function createMemoryAttemptStore(policy: AttemptPolicy, sweepEveryMs = 6
     },
     blockedUntil(ip, now) {
       const until = records.get(ip)?.blockedUntil ?? 0;
-      return Promise.resolve(until > now ? until : undefined);
+      return until > now ? until : undefined;
     },
     clear(ip) {
       const record = records.get(ip);
@@ -95,7 +99,7 @@ export function createRedisAttemptStore(redis: Redis, policy: AttemptPolicy): At
   const shared = createSharedAttemptStore(redis, policy);
   const local = createMemoryAttemptStore(policy);
   // The guard connection refuses commands at once while disconnected, so the fallback costs no wait.
-  const eitherStore = async <T>(operation: (store: AttemptStore) => Promise<T>): Promise<T> => {
+  const eitherStore = async <T>(operation: (store: AttemptStore) => T | Promise<T>): Promise<T> => {
     try {
       return await operation(shared);
     } catch {
@@ -105,7 +109,7 @@ export function createRedisAttemptStore(redis: Redis, policy: AttemptPolicy): At
   return {
     recordFailure: (ip, now) => eitherStore((store) => store.recordFailure(ip, now)),
     async blockedUntil(ip, now) {
-      const blockedHere = await local.blockedUntil(ip, now);
+      const blockedHere = local.blockedUntil(ip, now);
       return blockedHere ?? eitherStore((store) => store.blockedUntil(ip, now));
     },
     async clear(ip) {

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../config/config.js';
 import { createKeyMatcher } from './api-key.js';
@@ -41,7 +41,7 @@ export interface AuthGuard {
    * route is public) 401 without a usable key. It is registered on the scope, so it runs for
    * exactly the routes the router sends there, whatever the spelling of the request's path.
    */
-  protect(sources?: KeySources): onRequestAsyncHookHandler;
+  protect(sources?: KeySources): onRequestHookHandler;
   /** 429 while the address is blocked; resolves undefined (nothing sent) otherwise. */
   refuseIfBlocked(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
   /**
@@ -85,6 +85,11 @@ function presentedKey(request: FastifyRequest, sources: KeySources): string | un
  * without any key is a plain 401 and is not counted; a wrong key is counted; the failure after
  * `BRUTE_FORCE_MAX_ATTEMPTS` inside the window blocks the address.
  */
+/** Applies `next` to a value now, or once it resolves when it is a promise. */
+function settle<T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
 export function createAuthGuard(config: Config, store: AttemptStore): AuthGuard {
   const keyMatches = createKeyMatcher(config.apiKey);
   const { bruteForceMaxAttempts } = config.auth;
@@ -113,28 +118,48 @@ export function createAuthGuard(config: Config, store: AttemptStore): AuthGuard 
     return reply.status(401).send(UNAUTHORIZED_BODY);
   };
 
+  /** The block on the request's address; a store that cannot answer counts as no block. */
+  const blockCheck = (request: FastifyRequest, now: number) => {
+    const skip = (err: unknown) => {
+      request.log.warn({ err }, 'attempt store unavailable; block check skipped');
+      return undefined;
+    };
+    try {
+      const answer = store.blockedUntil(request.ip, now);
+      return answer instanceof Promise ? answer.catch(skip) : answer;
+    } catch (err) {
+      return skip(err);
+    }
+  };
+
   const guard: AuthGuard = {
     keyMatches,
 
     async refuseIfBlocked(request, reply) {
       const now = Date.now();
-      let blockedUntil: number | undefined;
-      try {
-        blockedUntil = await store.blockedUntil(request.ip, now);
-      } catch (err) {
-        request.log.warn({ err }, 'attempt store unavailable; block check skipped');
-      }
-      return blockedUntil === undefined ? undefined : sendBlocked(reply, blockedUntil, now);
+      return settle(blockCheck(request, now), (blockedUntil) =>
+        blockedUntil === undefined ? undefined : sendBlocked(reply, blockedUntil, now),
+      );
     },
 
     protect(sources = {}) {
-      return async (request, reply) => {
-        if (await guard.refuseIfBlocked(request, reply)) return reply;
-        if (request.routeOptions.config.public === true) return;
-        const presented = presentedKey(request, sources);
-        if (presented === undefined) return sendUnauthorized(reply, sources);
-        if (keyMatches(presented)) return;
-        return guard.handleFailure(request, reply, () => sendUnauthorized(reply, sources));
+      // Callback style, and synchronous while the attempt store answers from memory: this hook
+      // runs on every request of the scope, and each awaited step would cost a promise and a
+      // trip through the microtask queue.
+      return (request, reply, done) => {
+        const now = Date.now();
+        const checkKey = (blockedUntil: number | undefined) => {
+          if (blockedUntil !== undefined) return void sendBlocked(reply, blockedUntil, now);
+          if (request.routeOptions.config.public === true) return done();
+          const presented = presentedKey(request, sources);
+          if (presented === undefined) return void sendUnauthorized(reply, sources);
+          if (keyMatches(presented)) return done();
+          guard
+            .handleFailure(request, reply, () => sendUnauthorized(reply, sources))
+            .catch((error: unknown) => done(error as Error));
+        };
+        const checked = settle(blockCheck(request, now), checkKey);
+        if (checked instanceof Promise) checked.catch((error: unknown) => done(error as Error));
       };
     },
 

@@ -223,9 +223,23 @@ describe('general rate limit', () => {
       const ip = freshIp();
       const get = (url: string) =>
         t.app.inject({ method: 'GET', url, remoteAddress: ip, headers: { 'x-api-key': TEST_KEY } });
-      expect((await get('/api/to_do_list')).statusCode).toBe(200);
+      const first = await get('/api/to_do_list');
+      expect(first.statusCode).toBe(200);
+      expect(first.headers['x-ratelimit-limit']).toBe('1');
       expect((await get('/api/to_do_list')).statusCode).toBe(429);
-      expect((await get('/api/apps')).statusCode).toBe(200);
+      // Other routes (another method on the same path included) keep the general limit.
+      const other = await get('/api/apps');
+      expect(other.statusCode).toBe(200);
+      expect(other.headers['x-ratelimit-limit']).toBe('100');
+      const post = await t.app.inject({
+        method: 'POST',
+        url: '/api/to_do_list',
+        remoteAddress: ip,
+        headers: { 'x-api-key': TEST_KEY },
+        payload: { title: 'Limited apart' },
+      });
+      expect(post.statusCode).toBe(201);
+      expect(post.headers['x-ratelimit-limit']).toBe('100');
     } finally {
       await t.close();
     }

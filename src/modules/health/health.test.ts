@@ -1,8 +1,9 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp } from '../../../test/support/test-container.js';
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { openTestDatabase } from '../../../test/support/databases.js';
 import { testConfig } from '../../../test/support/test-app.js';
+import { runProbe, sharedProbe } from './health.routes.js';
 
 describe('GET /health', () => {
   const closers: Array<() => Promise<void>> = [];
@@ -10,17 +11,20 @@ describe('GET /health', () => {
     for (const close of closers) await close();
   });
 
-  async function appWith(options: { brokerDown?: boolean; databaseDown?: boolean }) {
+  /** `state` is read at each probe, so a test can take a dependency down between requests. */
+  async function appWith(state: { brokerDown?: boolean; databaseDown?: boolean }) {
     const database = await openTestDatabase('sqlite');
     const broker = createInProcessBroker();
     const app = await buildTestApp(testConfig(), {
-      database: options.databaseDown
-        ? { ...database, ping: () => Promise.reject(new Error('gone')) }
-        : database,
+      database: {
+        ...database,
+        ping: () => (state.databaseDown ? Promise.reject(new Error('gone')) : database.ping()),
+      },
       // A broker that does not answer, as a Redis broker does while Redis is down.
-      broker: options.brokerDown
-        ? { ...broker, ping: () => Promise.reject(new Error('ECONNREFUSED')) }
-        : broker,
+      broker: {
+        ...broker,
+        ping: () => (state.brokerDown ? Promise.reject(new Error('ECONNREFUSED')) : broker.ping()),
+      },
     });
     closers.push(async () => {
       await app.close();
@@ -57,5 +61,72 @@ describe('GET /health', () => {
     const res = await (await appWith({ databaseDown: true })).inject({ method: 'GET', url: '/health' });
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ status: 'down', checks: { database: { status: 'down' } } });
+  });
+
+  it('answers 304 to its weak ETag while the state is the same, 200 once it changes', async () => {
+    const state = { brokerDown: false, databaseDown: false };
+    const app = await appWith(state);
+    const first = await app.inject({ method: 'GET', url: '/health' });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/"/);
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const again = await app.inject({ method: 'GET', url: '/health', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    expect(again.headers.etag).toBe(etag);
+
+    state.brokerDown = true;
+    const degraded = await app.inject({ method: 'GET', url: '/health', headers: { 'if-none-match': etag } });
+    expect(degraded.statusCode).toBe(200);
+    expect(degraded.json()).toMatchObject({ status: 'degraded' });
+    expect(degraded.headers.etag).not.toBe(etag);
+
+    // Down is always said in full, whatever validator the client holds.
+    state.databaseDown = true;
+    const down = await app.inject({ method: 'GET', url: '/health' });
+    const downAgain = await app.inject({
+      method: 'GET',
+      url: '/health',
+      headers: { 'if-none-match': down.headers.etag as string },
+    });
+    expect(downAgain.statusCode).toBe(503);
+    expect(downAgain.json()).toMatchObject({ status: 'down' });
+  });
+
+  it('shares one probe between requests that arrive while it runs, and reuses none after', async () => {
+    let calls = 0;
+    let answer: () => void = () => undefined;
+    const probe = sharedProbe(() => {
+      calls += 1;
+      return new Promise<void>((resolve) => (answer = resolve));
+    });
+    const waiting = [probe(), probe(), probe()];
+    expect(calls).toBe(1);
+    answer();
+    const checks = await Promise.all(waiting as Promise<{ status: string }>[]);
+    expect(checks.map((check) => check.status)).toEqual(['ok', 'ok', 'ok']);
+    const next = probe();
+    expect(calls).toBe(2);
+    answer();
+    await next;
+  });
+
+  it('answers a synchronous probe at once, and times out one that hangs', async () => {
+    // The embedded database and broker answer synchronously: no promise, no timer.
+    expect(runProbe(() => undefined)).toMatchObject({ status: 'ok' });
+    expect(
+      runProbe(() => {
+        throw new Error('closed');
+      }),
+    ).toMatchObject({ status: 'down' });
+    vi.useFakeTimers();
+    try {
+      const hanging = runProbe(() => new Promise<void>(() => undefined));
+      expect(hanging).toBeInstanceOf(Promise);
+      await vi.advanceTimersByTimeAsync(2000);
+      await expect(hanging).resolves.toMatchObject({ status: 'down' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

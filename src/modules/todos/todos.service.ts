@@ -33,17 +33,17 @@ export function cleanTodoInput(body: unknown): void {
   }
 }
 
+/** The given fields only (an update leaves the others alone), assigned one by one: no spreads. */
 function toWrite(body: UpdateTodoBody): Partial<TodoWrite> {
-  return {
-    // Only the title is escaped; stored escaped text decodes back on a re-save (never doubled).
-    ...(body.title !== undefined ? { title: escapeHtml(body.title) } : {}),
-    ...(body.description !== undefined ? { description: body.description } : {}),
-    ...(body.link !== undefined ? { link: body.link } : {}),
-    ...(body.dueDate !== undefined
-      ? { dueDate: body.dueDate === null ? null : parseIsoInstant(body.dueDate)! }
-      : {}),
-    ...(body.isCompleted !== undefined ? { isCompleted: body.isCompleted } : {}),
-  };
+  const write: Partial<TodoWrite> = {};
+  // Only the title is escaped; stored escaped text decodes back on a re-save (never doubled).
+  if (body.title !== undefined) write.title = escapeHtml(body.title);
+  if (body.description !== undefined) write.description = body.description;
+  if (body.link !== undefined) write.link = body.link;
+  if (body.dueDate !== undefined)
+    write.dueDate = body.dueDate === null ? null : parseIsoInstant(body.dueDate)!;
+  if (body.isCompleted !== undefined) write.isCompleted = body.isCompleted;
+  return write;
 }
 
 export function createTodosService({ todosRepository }: { todosRepository: TodosRepository }) {

@@ -24,6 +24,21 @@ describe.each(DIALECTS)('to-do API (%s)', (dialect) => {
     expect(res.json().data.id).toBeTypeOf('number');
   });
 
+  it('stores every field given at creation in its own column', async () => {
+    const body = {
+      title: 'T',
+      description: 'D',
+      link: 'https://example.com/l',
+      dueDate: '2025-04-05T06:07:08.000Z',
+      isCompleted: true,
+    };
+    const created = (await create(body)).json().data;
+    expect(created).toMatchObject(body);
+    expect(created.createdAt).toBe(created.updatedAt);
+    const read = await t.api({ method: 'GET', url: `/api/to_do_list/${created.id}` });
+    expect(read.json().data).toEqual(created);
+  });
+
   it('removes tags, escapes the title and never escapes twice on re-save', async () => {
     const res = await create({
       title: '<b>Fix</b> "login" & <script>alert(1)</script>Tom\'s <i>bug</i>',
