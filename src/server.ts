@@ -7,7 +7,9 @@ import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { type ApiRole, startApiRole } from './roles/api.js';
 import { type ReportWorker, startWorkerRole } from './roles/worker.js';
 import { startSchedulerRole } from './roles/scheduler.js';
+import { youngGenerationFlagsGiven } from './runtime/heap-tuning.js';
 import { collectStartupGarbage } from './runtime/startup-gc.js';
+import { growYoungGenerationUnderLoad } from './runtime/young-generation.js';
 
 export interface RunningService {
   app?: FastifyInstance;
@@ -34,6 +36,8 @@ export async function startService(config: Config): Promise<RunningService> {
 
   // What start-up allocated and dropped would otherwise stay committed for the process's life.
   collectStartupGarbage();
+  // Held small from the start, the young generation may grow once the process is busy.
+  const stopWatchingLoad = youngGenerationFlagsGiven ? () => undefined : growYoungGenerationUnderLoad();
 
   let stopping: Promise<void> | undefined;
   return {
@@ -41,6 +45,7 @@ export async function startService(config: Config): Promise<RunningService> {
     address: api?.address,
     stop() {
       stopping ??= (async () => {
+        stopWatchingLoad();
         await scheduler?.stop();
         // Finishes the message in hand (up to 30 s) before the connections close.
         await worker?.stop();

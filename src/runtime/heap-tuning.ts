@@ -6,7 +6,11 @@ import { setFlagsFromString } from 'node:v8';
  * fifth of an idle API process's memory; the small young generation costs more, shorter
  * scavenges (measured in docs/performance.md). Setting the maximum at run time has no effect
  * once the heap exists; the growth factor is read at each resize, so it is what is set here, as
- * the first thing the entry does. Semi-space flags given to node itself take precedence.
+ * the first thing the entry does. Semi-space flags given to node itself take precedence. Once
+ * the process is busy, growth is allowed again (young-generation.ts): memory at rest stays low,
+ * and a loaded process does not spend a third of its CPU time scavenging.
  */
 const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-if (!given.includes('semi-space')) setFlagsFromString('--semi-space-growth-factor=1');
+/** True when node was started with its own young-generation flags: then this process leaves it be. */
+export const youngGenerationFlagsGiven = given.includes('semi-space');
+if (!youngGenerationFlagsGiven) setFlagsFromString('--semi-space-growth-factor=1');
