@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Container } from './container.js';
@@ -13,9 +12,11 @@ import { registerErrorHandling, sendRouteNotFound } from './http/error-handler.j
 import { connectResponseCache } from './http/cache-invalidation.js';
 import { registerHttpCaching } from './http/http-caching.js';
 import { deferredChildLogger } from './http/request-logger.js';
+import { requestIdFrom } from './http/request-id.js';
 import { docsRoutes, registerOpenApi } from './http/openapi.js';
 import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
-import { registerRateLimit, registerSecurityHeaders } from './http/security.js';
+import { headersWithoutOrigin, registerRateLimit, registerSecurityHeaders } from './http/security.js';
+import { createFrontDoor } from './http/front-door.js';
 import { createSerializerCompiler } from './http/serialization.js';
 import { compileValidator } from './http/validation.js';
 import { registerWebUi } from './http/web.js';
@@ -23,6 +24,7 @@ import { ApplicationDetails } from './modules/apps/apps.schema.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createHealthCheck } from './modules/health/health.check.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { statusRoutes } from './modules/status/status.routes.js';
@@ -82,22 +84,50 @@ export function serverTimeouts(timeoutMs: number) {
  */
 export async function buildApp(container: Container): Promise<FastifyInstance> {
   const { config } = container;
+  const policy = {
+    maxAttempts: config.auth.bruteForceMaxAttempts,
+    windowMs: config.auth.bruteForceWindowMs,
+    blockMs: config.auth.bruteForceBlockMs,
+  };
+  const attemptStore: AttemptStore = container.redis
+    ? createRedisAttemptStore(container.redis, policy)
+    : createMemoryAttemptStore(policy);
+  const guard = createAuthGuard(config, attemptStore);
+  const healthCheck = createHealthCheck({
+    database: () => container.database.ping(),
+    broker: () => container.broker.ping(),
+  });
+  const frontDoor = createFrontDoor({
+    baseHeaders: headersWithoutOrigin(config),
+    health: healthCheck,
+    cache: container.responseCache,
+    keyMatches: guard.keyMatches,
+    blockedUntilNow: attemptStore.blockedUntilNow,
+    apiRateLimited: config.rateLimit.max !== 0,
+    trustProxy: config.trustProxy !== false && config.trustProxy !== 0,
+    metrics: container.metrics,
+    log: container.log,
+  });
+
   const app = Fastify({
     loggerInstance: container.log,
+    serverFactory: frontDoor.serverFactory,
     childLoggerFactory: deferredChildLogger,
     ...serverTimeouts(config.requestTimeoutMs),
     // Fastify accepts a hop count at run time, but its typings omit `number`.
     trustProxy: config.trustProxy as boolean | string[],
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: false,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     ajv: { customOptions: {} },
     // `//api/apps` is routed as `/api/apps` (and so guarded as such) instead of falling through.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // First of the closing hooks: requests arriving from now on get Fastify's 503.
+  app.addHook('preClose', (done) => {
+    frontDoor.close();
+    done();
+  });
 
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
@@ -120,16 +150,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await registerSecurityHeaders(app, config);
   await registerOpenApi(app);
 
-  const policy = {
-    maxAttempts: config.auth.bruteForceMaxAttempts,
-    windowMs: config.auth.bruteForceWindowMs,
-    blockMs: config.auth.bruteForceBlockMs,
-  };
-  const attemptStore: AttemptStore = container.redis
-    ? createRedisAttemptStore(container.redis, policy)
-    : createMemoryAttemptStore(policy);
   app.addHook('onClose', async () => attemptStore.close());
-  const guard = createAuthGuard(config, attemptStore);
 
   app.addSchema(ErrorEnvelopeSchema);
   app.addSchema(UnauthorizedSchema);
@@ -170,10 +191,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   container.metrics.watchQueue(container.broker);
   observeHttpDurations(app, container.metrics);
 
-  await app.register(healthRoutes, {
-    database: () => container.database.ping(),
-    broker: () => container.broker.ping(),
-  });
+  await app.register(healthRoutes, { check: healthCheck });
   // Every /api route lives in this one encapsulated scope. Its hooks (the key guard, then the
   // rate limiter) run for each route the router puts here, whatever spelling of the path got it
   // there (percent-encoding, absolute-form request lines, a trailing slash), and its not-found

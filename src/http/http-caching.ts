@@ -8,12 +8,11 @@ import type {
 } from 'fastify';
 import {
   type CachedResponse,
-  COMPRESS_MIN_BYTES,
   type ContentEncoding,
-  encodedBody,
   etagOf,
   matchesIfNoneMatch,
   type ReadTicket,
+  representationOf,
   type ResponseCache,
 } from './response-cache.js';
 
@@ -35,22 +34,10 @@ type Hooks<T> = T | T[] | undefined;
 const asArray = <T>(hooks: Hooks<T>): T[] =>
   hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 
-/**
- * Sets the validators; true (and 304) when If-None-Match names `etag` or one of `sameContent`,
- * the tags of the other encodings of the same answer.
- */
-function revalidated(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  etag: string,
-  sameContent: readonly string[] = [],
-): boolean {
+/** Sets the validators; true (and 304) when If-None-Match names `etag`. */
+function revalidated(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
   void reply.header('etag', etag).header('cache-control', API_CACHE_CONTROL);
-  const header = request.headers['if-none-match'];
-  if (header === undefined) return false;
-  if (!matchesIfNoneMatch(header, etag) && !sameContent.some((tag) => matchesIfNoneMatch(header, tag))) {
-    return false;
-  }
+  if (!matchesIfNoneMatch(request.headers['if-none-match'], etag)) return false;
   void reply.code(304).removeHeader('content-type');
   return true;
 }
@@ -100,24 +87,32 @@ function parseAcceptEncoding(acceptEncoding: string): ContentEncoding | undefine
   return undefined;
 }
 
+/** `Vary` with Accept-Encoding added to what is there (CORS has put `Origin`). */
+export function varyOnEncoding(vary: unknown): string {
+  return typeof vary === 'string' && vary !== '' ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
+}
+
 /**
  * Sends a cached answer in the representation the client accepts, under that representation's
- * own strong ETag.
+ * own strong ETag (the front door, `front-door.ts`, sends the same representation).
  */
 function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): Buffer | null {
-  void reply.header('vary', 'accept-encoding');
-  const encoding =
-    entry.body.length >= COMPRESS_MIN_BYTES
-      ? preferredEncoding(request.headers['accept-encoding'])
-      : undefined;
-  const { identity, br, gzip } = entry.tags;
-  // A client that changed its Accept-Encoding (a browser's fetch and a script, say) still holds
-  // the current content: any encoding's tag revalidates it.
-  if (revalidated(request, reply, entry.tags[encoding ?? 'identity'], [identity, br, gzip])) return null;
+  const chosen = representationOf(
+    entry,
+    preferredEncoding(request.headers['accept-encoding']),
+    request.headers['if-none-match'],
+  );
+  void reply
+    .header('vary', varyOnEncoding(reply.getHeader('vary')))
+    .header('etag', chosen.etag)
+    .header('cache-control', API_CACHE_CONTROL);
+  if (chosen.status === 304) {
+    void reply.code(304).removeHeader('content-type');
+    return null;
+  }
   void reply.type(entry.contentType);
-  if (!encoding) return entry.body;
-  void reply.header('content-encoding', encoding);
-  return encodedBody(entry, encoding);
+  if (chosen.encoding) void reply.header('content-encoding', chosen.encoding);
+  return chosen.body ?? null;
 }
 
 export function registerHttpCaching(scope: FastifyInstance, cache: ResponseCache): void {
@@ -142,7 +137,8 @@ export function registerHttpCaching(scope: FastifyInstance, cache: ResponseCache
         return;
       }
       const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
-      const entry = cache.store(request.url, ticket, { body: payload, contentType, tables });
+      const route = request.routeOptions.url ?? request.url;
+      const entry = cache.store(request.url, ticket, { body: payload, contentType, tables, route });
       done(null, sendCached(request, reply, entry));
     };
 

@@ -10,6 +10,8 @@ export interface Metrics {
   /** Called by the report processor after each message. */
   reportProcessed(outcome: ReportOutcome, seconds: number): void;
   observeHttp(method: string, route: string, status: number, seconds: number): void;
+  /** One request answered by the front door (`front-door.ts`) instead of Fastify. */
+  answeredAtFrontDoor(): void;
   /** Queue gauges read the broker when scraped. */
   watchQueue(broker: Broker): void;
 }
@@ -38,6 +40,12 @@ export function createMetrics(): Metrics {
     help: 'HTTP request durations by method, route pattern and status',
     labelNames: ['method', 'route', 'status'],
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  const frontDoor = new Counter({
+    name: `${PREFIX}http_front_door_answers_total`,
+    help: 'Requests answered before routing (health checks, cached reads); also counted in the durations',
     registers: [registry],
   });
 
@@ -94,6 +102,9 @@ export function createMetrics(): Metrics {
     },
     observeHttp(method, route, status, seconds) {
       http.observe({ method, route, status: String(status) }, seconds);
+    },
+    answeredAtFrontDoor() {
+      frontDoor.inc();
     },
     watchQueue(next) {
       broker = next;

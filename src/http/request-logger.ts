@@ -35,7 +35,7 @@ class DeferredChildLogger {
   }
 
   #log(level: Level, args: LogArgs): void {
-    const logger = this.#child ?? (enabled(this.parent, level) ? this.#real() : undefined);
+    const logger = this.#child ?? (levelEnabled(this.parent, level) ? this.#real() : undefined);
     logger?.[level](...args);
   }
 
@@ -65,7 +65,7 @@ class DeferredChildLogger {
 }
 
 /** pino answers `isLevelEnabled`; another logger is assumed to want every line. */
-function enabled(logger: FastifyBaseLogger, level: Level): boolean {
+export function levelEnabled(logger: FastifyBaseLogger, level: Level): boolean {
   const check = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled;
   return check === undefined || check.call(logger, level);
 }

@@ -5,6 +5,7 @@ const answer = (body: string, tables: string[] = ['todos']) => ({
   body,
   contentType: 'application/json; charset=utf-8',
   tables,
+  route: '/api/to_do_list',
 });
 
 describe('response cache', () => {

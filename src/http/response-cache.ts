@@ -18,6 +18,8 @@ export interface CachedResponse {
   readonly contentType: string;
   /** Tables the answer was read from: a write to any of them drops it. */
   readonly tables: readonly string[];
+  /** The route pattern that produced it (the metrics label of a request it answers). */
+  readonly route: string;
   readonly expiresAt: number;
   /** Compressed copies, made on the first request that accepts each encoding. */
   readonly encoded: Partial<Record<ContentEncoding, Buffer>>;
@@ -72,7 +74,7 @@ export interface ResponseCache {
   store(
     key: string,
     ticket: ReadTicket,
-    answer: { body: string; contentType: string; tables: readonly string[] },
+    answer: { body: string; contentType: string; tables: readonly string[]; route: string },
   ): CachedResponse;
   /** Drops every entry read from one of `tables` (`*` drops everything). */
   invalidate(tables: Iterable<string>): void;
@@ -95,6 +97,37 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
     const tag = candidate.trim();
     return tag === '*' || tag === etag || tag === `W/${etag}`;
   });
+}
+
+/** What a cached answer is sent as: 304, or the body in one encoding, under that encoding's tag. */
+export interface Representation {
+  readonly status: 200 | 304;
+  readonly etag: string;
+  readonly encoding: ContentEncoding | undefined;
+  /** Undefined for a 304. */
+  readonly body: Buffer | undefined;
+}
+
+/**
+ * Picks the representation of a cached answer for a request's `Accept-Encoding` (already reduced
+ * to its preferred encoding) and `If-None-Match`. A client that changed its Accept-Encoding (a
+ * browser's fetch and a script, say) still holds the current content: any encoding's tag
+ * revalidates it.
+ */
+export function representationOf(
+  entry: CachedResponse,
+  preferred: ContentEncoding | undefined,
+  ifNoneMatch: string | undefined,
+): Representation {
+  const encoding = entry.body.length >= COMPRESS_MIN_BYTES ? preferred : undefined;
+  const etag = entry.tags[encoding ?? 'identity'];
+  if (ifNoneMatch !== undefined) {
+    const { identity, br, gzip } = entry.tags;
+    if ([etag, identity, br, gzip].some((tag) => matchesIfNoneMatch(ifNoneMatch, tag))) {
+      return { status: 304, etag, encoding, body: undefined };
+    }
+  }
+  return { status: 200, etag, encoding, body: encoding ? encodedBody(entry, encoding) : entry.body };
 }
 
 /**

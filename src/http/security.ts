@@ -46,14 +46,9 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
   return headers;
 }
 
-/** Security headers on every response, and CORS (open in development, a list in production). */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
-  const headers = helmetHeaders();
-  app.addHook('onRequest', (_request, reply, done) => {
-    void reply.headers(headers);
-    done();
-  });
-  await app.register(cors, {
+/** Our CORS policy: open in development, the configured origins in production. */
+function corsOptions(config: Config) {
+  return {
     origin: config.isProduction ? [...config.corsOrigins] : true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'X-API-Key', 'Authorization', 'X-Request-Id'],
@@ -65,7 +60,35 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
       'X-Request-Id',
     ],
     maxAge: 600,
+  };
+}
+
+/**
+ * The headers every answer to a request without `Origin` carries before its route adds its own:
+ * helmet's, and what the CORS plugin adds when there is no origin to reflect: `Vary: Origin` (the
+ * allowed origin depends on the request) unless any origin is allowed, in which case `*` is sent
+ * to everyone instead; then the exposed headers. The front door sends exactly these; a test
+ * compares them with what Fastify sends.
+ */
+export function headersWithoutOrigin(config: Config): Readonly<Record<string, string>> {
+  const cors = corsOptions(config);
+  const anyOrigin = Array.isArray(cors.origin) && cors.origin.includes('*');
+  return {
+    ...SECURITY_HEADERS,
+    ...(anyOrigin ? { 'access-control-allow-origin': '*' } : { vary: 'Origin' }),
+    'access-control-expose-headers': cors.exposedHeaders.join(', '),
+  };
+}
+
+const SECURITY_HEADERS = helmetHeaders();
+
+/** Security headers on every response, and CORS (open in development, a list in production). */
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.headers(SECURITY_HEADERS);
+    done();
   });
+  await app.register(cors, corsOptions(config));
 }
 
 /**

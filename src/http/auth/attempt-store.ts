@@ -21,6 +21,8 @@ export interface AttemptPolicy {
 export interface AttemptStore {
   recordFailure(ip: string, now: number): Promise<FailureOutcome>;
   blockedUntil(ip: string, now: number): number | undefined | Promise<number | undefined>;
+  /** The same answer, present only on a store that always has it at once (memory). */
+  readonly blockedUntilNow?: (ip: string, now: number) => number | undefined;
   /** Forgets the IP's failures (after a successful validation). */
   clear(ip: string): Promise<void>;
   close(): void;
@@ -46,7 +48,14 @@ export function createMemoryAttemptStore(policy: AttemptPolicy, sweepEveryMs = 6
   }, sweepEveryMs);
   sweeper.unref();
 
+  const blockedUntil = (ip: string, now: number) => {
+    const until = records.get(ip)?.blockedUntil ?? 0;
+    return until > now ? until : undefined;
+  };
+
   return {
+    blockedUntil,
+    blockedUntilNow: blockedUntil,
     recordFailure(ip, now) {
       const record = records.get(ip) ?? { failures: [], blockedUntil: 0 };
       records.set(ip, record);
@@ -57,10 +66,6 @@ export function createMemoryAttemptStore(policy: AttemptPolicy, sweepEveryMs = 6
         return Promise.resolve({ failures: record.failures.length, blockedUntil: record.blockedUntil });
       }
       return Promise.resolve({ failures: record.failures.length });
-    },
-    blockedUntil(ip, now) {
-      const until = records.get(ip)?.blockedUntil ?? 0;
-      return until > now ? until : undefined;
     },
     clear(ip) {
       const record = records.get(ip);

@@ -35,7 +35,7 @@ export interface KeySources {
 }
 
 export interface AuthGuard {
-  keyMatches(presented: string): boolean;
+  readonly keyMatches: (presented: string) => boolean;
   /**
    * The `onRequest` hook of a protected scope: 429 while the address is blocked, then (unless the
    * route is public) 401 without a usable key. It is registered on the scope, so it runs for

@@ -1,89 +1,13 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { matchesIfNoneMatch } from '../../http/response-cache.js';
-import { VERSION } from '../../shared/version.js';
-import { type DependencyCheck, HealthResponse } from './health.schema.js';
+import type { HealthAnswer, createHealthCheck } from './health.check.js';
+import { HealthResponse } from './health.schema.js';
 
-export interface HealthProbe {
-  /**
-   * Returns (or resolves) when the dependency answers; throws, rejects or times out when it does
-   * not. An embedded dependency answers synchronously and costs no promise or timer.
-   */
-  (): void | Promise<void>;
-}
-
-type Check = Static<typeof DependencyCheck>;
-
-const PROBE_TIMEOUT_MS = 2000;
-
-const ok = (started: number): Check => ({
-  status: 'ok',
-  latencyMs: Math.round((performance.now() - started) * 100) / 100,
-});
-const down = (started: number): Check => ({
-  status: 'down',
-  latencyMs: Math.round(performance.now() - started),
-});
-
-/** Runs a probe with a time-out: `ok` with its latency, or `down`. */
-export function runProbe(probe: HealthProbe): Check | Promise<Check> {
-  const started = performance.now();
-  let answer: void | Promise<void>;
-  try {
-    answer = probe();
-  } catch {
-    return down(started);
-  }
-  if (!(answer instanceof Promise)) return ok(started);
-  let timer: NodeJS.Timeout | undefined;
-  return Promise.race([
-    answer,
-    new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error('timeout')), PROBE_TIMEOUT_MS);
-    }),
-  ])
-    .then(
-      () => ok(started),
-      () => down(started),
-    )
-    .finally(() => clearTimeout(timer));
-}
-
-/**
- * One probe in flight per dependency: requests that arrive while it runs share its answer (a
- * burst of health checks, or a slow dependency, costs one probe and one timer, not one each).
- * No answer is reused once its probe has finished, so a dependency going down or coming back
- * shows on the next request.
- */
-export function sharedProbe(probe: HealthProbe): () => Check | Promise<Check> {
-  let inFlight: Promise<Check> | undefined;
-  return () => {
-    if (inFlight) return inFlight;
-    const check = runProbe(probe);
-    if (!(check instanceof Promise)) return check;
-    inFlight = check.finally(() => {
-      inFlight = undefined;
-    });
-    return inFlight;
-  };
-}
-
-/**
- * A weak validator of the health answer: two answers with the same status, dependency states and
- * version mean the same thing, though their time, uptime and latencies differ. A poller sending
- * it back gets a 304 until something changes.
- */
-function healthTag(status: string, database: Check, broker: Check): string {
-  return `W/"${status}.${database.status}.${broker.status}.${VERSION}"`;
-}
-
-export const healthRoutes: FastifyPluginAsyncTypebox<{ database: HealthProbe; broker: HealthProbe }> = async (
-  app,
-  probes,
-) => {
-  const probeDatabase = sharedProbe(probes.database);
-  const probeBroker = sharedProbe(probes.broker);
+export const healthRoutes: FastifyPluginAsyncTypebox<{
+  check: ReturnType<typeof createHealthCheck>;
+}> = async (app, { check }) => {
   app.get(
     '/health',
     {
@@ -102,30 +26,19 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ database: HealthProbe; br
       },
     },
     (request, reply) => {
-      const answer = (database: Check, broker: Check) => {
-        const status = database.status === 'down' ? 'down' : broker.status === 'down' ? 'degraded' : 'ok';
-        const etag = healthTag(status, database, broker);
+      const send = ({ statusCode, etag, body }: HealthAnswer) => {
         void reply.header('etag', etag).header('cache-control', 'no-cache');
-        if (status !== 'down' && matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+        if (statusCode === 200 && matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
           // No body at all (the typed reply would serialise `null`).
           void (reply as FastifyReply).code(304).send();
           return;
         }
-        void reply.status(status === 'down' ? 503 : 200).send({
-          status,
-          version: VERSION,
-          uptime: Math.round(process.uptime() * 1000) / 1000,
-          timestamp: new Date().toISOString(),
-          checks: { database, broker },
-        });
+        void reply.status(statusCode).send(body);
       };
       // Embedded dependencies answer at once, and then so does this handler.
-      const database = probeDatabase();
-      const broker = probeBroker();
-      if (database instanceof Promise || broker instanceof Promise) {
-        return Promise.all([database, broker]).then(([db, queue]) => answer(db, queue));
-      }
-      return answer(database, broker);
+      const answer = check();
+      if (answer instanceof Promise) return answer.then(send);
+      send(answer);
     },
   );
 };

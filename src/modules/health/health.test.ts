@@ -3,7 +3,7 @@ import { buildTestApp } from '../../../test/support/test-container.js';
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { openTestDatabase } from '../../../test/support/databases.js';
 import { testConfig } from '../../../test/support/test-app.js';
-import { runProbe, sharedProbe } from './health.routes.js';
+import { runProbe, sharedProbe } from './health.check.js';
 
 describe('GET /health', () => {
   const closers: Array<() => Promise<void>> = [];

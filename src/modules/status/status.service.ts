@@ -2,7 +2,7 @@ import type { Config } from '../../config/config.js';
 import type { Broker } from '../../broker/broker.js';
 import type { DatabaseHandle } from '../../db/database.js';
 import { VERSION } from '../../shared/version.js';
-import { type HealthProbe, runProbe } from '../health/health.routes.js';
+import { type HealthProbe, runProbe } from '../health/health.check.js';
 import type { JobsService } from '../jobs/jobs.service.js';
 import { missingVariables } from './integration-requirements.js';
 import type { IntegrationStatusRepository } from './integration-status.repository.js';

@@ -1,0 +1,192 @@
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import type { HealthAnswer } from '../modules/health/health.check.js';
+import { API_CACHE_CONTROL, preferredEncoding, varyOnEncoding } from './http-caching.js';
+import type { Metrics } from './metrics.js';
+import { requestIdFrom } from './request-id.js';
+import { levelEnabled } from './request-logger.js';
+import { matchesIfNoneMatch, representationOf, type ResponseCache } from './response-cache.js';
+
+/**
+ * The front door answers the two kinds of request that dominate a running dashboard (pollers of
+ * `GET /health`, and the web UI re-reading lists the response cache already holds) before Fastify
+ * builds its request, reply and hook chain: on a 2-core machine that chain cost more than the
+ * answer itself (see docs/front-door.md). It never refuses anything: every request
+ * it is not sure to answer exactly as Fastify would (another method, an `Origin`, a body, a
+ * missing or wrong key, a blocked address, a rate-limited scope, an unknown URL, a closing
+ * server) goes on to Fastify untouched, and its answers are built from the same parts Fastify's
+ * are (headers, request id, health check, cached representation), which a test compares header
+ * by header.
+ */
+export interface FrontDoorOptions {
+  /** The headers every answer to a request without `Origin` carries (security, CORS). */
+  baseHeaders: Readonly<Record<string, string>>;
+  health: () => HealthAnswer | Promise<HealthAnswer>;
+  cache: ResponseCache;
+  keyMatches: (presented: string) => boolean;
+  /**
+   * The brute-force block on an address, when it is known at once (memory store). Without it, or
+   * while a rate limit applies to the `/api` scope, cached `/api` answers are left to Fastify,
+   * whose hooks consult the shared store and count the request.
+   */
+  blockedUntilNow: ((ip: string, now: number) => number | undefined) | undefined;
+  apiRateLimited: boolean;
+  /** Behind a trusted proxy the address comes from `X-Forwarded-For`: such requests go on. */
+  trustProxy: boolean;
+  metrics: Metrics;
+  log: FastifyBaseLogger;
+}
+
+export interface FrontDoor {
+  /** Fastify's `serverFactory`: a `node:http` server whose listener is the front door. */
+  readonly serverFactory: (
+    fastifyHandler: RequestListener,
+    options: {
+      http?: ServerOptions;
+      keepAliveTimeout?: number;
+      requestTimeout?: number;
+      connectionTimeout?: number;
+    },
+  ) => Server;
+  /** From now on every request goes to Fastify (which answers 503 while it closes). */
+  close(): void;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+const flat = (headers: Readonly<Record<string, string>>) => Object.entries(headers).flat();
+
+export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
+  const { cache, keyMatches, blockedUntilNow, metrics, log } = options;
+  const logRequests = levelEnabled(log, 'info');
+  const apiShortcut = blockedUntilNow !== undefined && !options.apiRateLimited;
+  const healthHead = [...flat(options.baseHeaders), 'cache-control', 'no-cache'];
+  const apiHead = [
+    ...flat({ ...options.baseHeaders, vary: varyOnEncoding(options.baseHeaders.vary) }),
+    'cache-control',
+    API_CACHE_CONTROL,
+  ];
+  let open = true;
+
+  /** Requests whose answer could depend on more than their URL and key are Fastify's. */
+  const passesThrough = (request: IncomingMessage) => {
+    const { headers } = request;
+    return (
+      !open ||
+      request.method !== 'GET' ||
+      headers.origin !== undefined ||
+      headers['content-length'] !== undefined ||
+      headers['transfer-encoding'] !== undefined ||
+      (options.trustProxy && headers['x-forwarded-for'] !== undefined)
+    );
+  };
+
+  // The same two lines, with the same fields, Fastify logs for each request at `info`.
+  const logIncoming = (request: IncomingMessage, reqId: string) => {
+    log.info(
+      {
+        reqId,
+        req: {
+          method: request.method,
+          url: request.url,
+          host: request.headers.host,
+          remoteAddress: request.socket.remoteAddress,
+          remotePort: request.socket.remotePort,
+        },
+      },
+      'incoming request',
+    );
+  };
+
+  const finish = (
+    request: IncomingMessage,
+    response: ServerResponse,
+    reqId: string,
+    route: string,
+    started: number,
+    head: unknown[],
+    statusCode: number,
+    body: Buffer | string | undefined,
+  ) => {
+    response.writeHead(statusCode, head as string[]);
+    response.end(body);
+    const elapsedMs = performance.now() - started;
+    metrics.observeHttp('GET', route, statusCode, elapsedMs / 1000);
+    metrics.answeredAtFrontDoor();
+    if (logRequests) log.info({ reqId, res: { statusCode }, responseTime: elapsedMs }, 'request completed');
+  };
+
+  const serveHealth = (request: IncomingMessage, response: ServerResponse) => {
+    const started = performance.now();
+    const reqId = requestIdFrom(request.headers['x-request-id']);
+    if (logRequests) logIncoming(request, reqId);
+    const send = ({ statusCode, etag, body }: HealthAnswer) => {
+      const head: unknown[] = [...healthHead, 'x-request-id', reqId, 'etag', etag];
+      if (statusCode === 200 && matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+        return finish(request, response, reqId, '/health', started, head, 304, undefined);
+      }
+      const json = JSON.stringify(body);
+      head.push('content-type', JSON_TYPE, 'content-length', Buffer.byteLength(json));
+      finish(request, response, reqId, '/health', started, head, statusCode, json);
+    };
+    const answer = options.health();
+    if (answer instanceof Promise) void answer.then(send);
+    else send(answer);
+  };
+
+  /** True when it answered from the response cache. */
+  const servedFromCache = (request: IncomingMessage, response: ServerResponse): boolean => {
+    const entry = cache.get(request.url ?? '');
+    if (!entry) return false;
+    const key = request.headers['x-api-key'];
+    if (typeof key !== 'string' || key === '' || !keyMatches(key)) return false;
+    const started = performance.now();
+    const address = request.socket.remoteAddress;
+    if (address === undefined || blockedUntilNow!(address, Date.now()) !== undefined) return false;
+    const reqId = requestIdFrom(request.headers['x-request-id']);
+    if (logRequests) logIncoming(request, reqId);
+    const chosen = representationOf(
+      entry,
+      preferredEncoding(request.headers['accept-encoding']),
+      request.headers['if-none-match'],
+    );
+    const head: unknown[] = [...apiHead, 'x-request-id', reqId, 'etag', chosen.etag];
+    if (chosen.status === 200) {
+      head.push('content-type', entry.contentType, 'content-length', chosen.body!.length);
+      if (chosen.encoding) head.push('content-encoding', chosen.encoding);
+    }
+    finish(request, response, reqId, entry.route, started, head, chosen.status, chosen.body);
+    return true;
+  };
+
+  const listener =
+    (fastifyHandler: RequestListener): RequestListener =>
+    (request, response) => {
+      if (passesThrough(request)) return fastifyHandler(request, response);
+      if (request.url === '/health') return serveHealth(request, response);
+      if (apiShortcut && servedFromCache(request, response)) return;
+      fastifyHandler(request, response);
+    };
+
+  return {
+    serverFactory: (fastifyHandler, serverOptions) => {
+      // What Fastify applies to the server it makes itself when no factory is given.
+      const server = createServer(serverOptions.http ?? {}, listener(fastifyHandler));
+      if (serverOptions.keepAliveTimeout !== undefined)
+        server.keepAliveTimeout = serverOptions.keepAliveTimeout;
+      if (serverOptions.requestTimeout !== undefined) server.requestTimeout = serverOptions.requestTimeout;
+      if (serverOptions.connectionTimeout !== undefined) server.setTimeout(serverOptions.connectionTimeout);
+      return server;
+    },
+    close() {
+      open = false;
+    },
+  };
+}
