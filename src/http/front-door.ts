@@ -123,7 +123,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
     if (logRequests) log.info({ reqId, res: { statusCode }, responseTime: elapsedMs }, 'request completed');
   };
 
-  const serveHealth = (request: IncomingMessage, response: ServerResponse) => {
+  const serveHealth = (request: IncomingMessage, response: ServerResponse): void | Promise<void> => {
     const started = performance.now();
     const reqId = requestIdFrom(request.headers['x-request-id']);
     if (logRequests) logIncoming(request, reqId);
@@ -137,8 +137,8 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       finish(request, response, reqId, '/health', started, head, statusCode, json);
     };
     const answer = options.health();
-    if (answer instanceof Promise) void answer.then(send);
-    else send(answer);
+    if (answer instanceof Promise) return answer.then(send);
+    send(answer);
   };
 
   /** True when it answered from the response cache. */
@@ -166,13 +166,37 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
     return true;
   };
 
+  const serve = (fastifyHandler: RequestListener, request: IncomingMessage, response: ServerResponse) => {
+    if (passesThrough(request)) return fastifyHandler(request, response);
+    if (request.url === '/health') {
+      const answered = serveHealth(request, response);
+      if (answered) answered.catch((error: unknown) => recover(fastifyHandler, request, response, error));
+      return;
+    }
+    if (apiShortcut && servedFromCache(request, response)) return;
+    fastifyHandler(request, response);
+  };
+
+  /** A failure of the front door itself must not take the process down: Fastify answers instead. */
+  const recover = (
+    fastifyHandler: RequestListener,
+    request: IncomingMessage,
+    response: ServerResponse,
+    error: unknown,
+  ) => {
+    log.error({ err: error, url: request.url }, 'front door failed; the request goes to Fastify');
+    if (!response.headersSent) fastifyHandler(request, response);
+    else if (!response.writableEnded) response.destroy();
+  };
+
   const listener =
     (fastifyHandler: RequestListener): RequestListener =>
     (request, response) => {
-      if (passesThrough(request)) return fastifyHandler(request, response);
-      if (request.url === '/health') return serveHealth(request, response);
-      if (apiShortcut && servedFromCache(request, response)) return;
-      fastifyHandler(request, response);
+      try {
+        serve(fastifyHandler, request, response);
+      } catch (error) {
+        recover(fastifyHandler, request, response, error);
+      }
     };
 
   return {
