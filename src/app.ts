@@ -17,6 +17,7 @@ import { docsRoutes, registerOpenApi } from './http/openapi.js';
 import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
 import { headersWithoutOrigin, registerRateLimit, registerSecurityHeaders } from './http/security.js';
 import { createFrontDoor } from './http/front-door.js';
+import { createMemoryRateLimit } from './http/rate-limit-store.js';
 import { createSerializerCompiler } from './http/serialization.js';
 import { compileValidator } from './http/validation.js';
 import { registerWebUi } from './http/web.js';
@@ -97,13 +98,15 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     database: () => container.database.ping(),
     broker: () => container.broker.ping(),
   });
+  // Counted in memory unless shared through Redis; the front door consults the same counts.
+  const memoryRateLimit = container.redis ? undefined : createMemoryRateLimit();
   const frontDoor = createFrontDoor({
     baseHeaders: headersWithoutOrigin(config),
     health: healthCheck,
     cache: container.responseCache,
     keyMatches: guard.keyMatches,
     blockedUntilNow: attemptStore.blockedUntilNow,
-    apiRateLimited: config.rateLimit.max !== 0,
+    apiRateLimit: config.rateLimit.max === 0 ? 'off' : memoryRateLimit?.gate,
     trustProxy: config.trustProxy !== false && config.trustProxy !== 0,
     metrics: container.metrics,
     log: container.log,
@@ -199,7 +202,11 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.addHook('onRequest', guard.protect());
-      await registerRateLimit(api, config, container.redis ?? undefined);
+      await registerRateLimit(
+        api,
+        config,
+        container.redis ? { redis: container.redis } : { memory: memoryRateLimit!.Store },
+      );
       registerHttpCaching(api, container.responseCache);
       api.setNotFoundHandler(sendRouteNotFound);
       // One line per module: its routes over the services the container built.

@@ -29,7 +29,7 @@ describe('front door failures', () => {
       cache: createResponseCache({ ttlMs: 1000 }),
       keyMatches: () => true,
       blockedUntilNow: () => undefined,
-      apiRateLimited: false,
+      apiRateLimit: 'off',
       trustProxy: false,
       metrics: createMetrics(),
       log: pino({ level: 'silent' }),

@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { HealthAnswer } from '../modules/health/health.check.js';
 import { API_CACHE_CONTROL, preferredEncoding, varyOnEncoding } from './http-caching.js';
 import type { Metrics } from './metrics.js';
+import type { RateLimitGate } from './rate-limit-store.js';
 import { requestIdFrom } from './request-id.js';
 import { levelEnabled } from './request-logger.js';
 import { matchesIfNoneMatch, representationOf, type ResponseCache } from './response-cache.js';
@@ -32,12 +33,15 @@ export interface FrontDoorOptions {
   cache: ResponseCache;
   keyMatches: (presented: string) => boolean;
   /**
-   * The brute-force block on an address, when it is known at once (memory store). Without it, or
-   * while a rate limit applies to the `/api` scope, cached `/api` answers are left to Fastify,
-   * whose hooks consult the shared store and count the request.
+   * The brute-force block on an address, when it is known at once (memory store). Without it,
+   * cached `/api` answers are left to Fastify, whose hooks consult the shared store.
    */
   blockedUntilNow: ((ip: string, now: number) => number | undefined) | undefined;
-  apiRateLimited: boolean;
+  /**
+   * The `/api` scope's rate limit: off, or counted in memory through this gate (shared with the
+   * plugin's hook). Undefined when it is counted elsewhere (Redis): cached reads go to Fastify.
+   */
+  apiRateLimit: 'off' | RateLimitGate | undefined;
   /** Behind a trusted proxy the address comes from `X-Forwarded-For`: such requests go on. */
   trustProxy: boolean;
   metrics: Metrics;
@@ -66,7 +70,9 @@ const flat = (headers: Readonly<Record<string, string>>) => Object.entries(heade
 export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   const { cache, keyMatches, blockedUntilNow, metrics, log } = options;
   const logRequests = levelEnabled(log, 'info');
-  const apiShortcut = blockedUntilNow !== undefined && !options.apiRateLimited;
+  const { apiRateLimit } = options;
+  const apiShortcut = blockedUntilNow !== undefined && apiRateLimit !== undefined;
+  const gate = apiRateLimit === 'off' ? undefined : apiRateLimit;
   const healthHead = [...flat(options.baseHeaders), 'cache-control', 'no-cache'];
   const apiHead = [
     ...flat({ ...options.baseHeaders, vary: varyOnEncoding(options.baseHeaders.vary) }),
@@ -150,6 +156,9 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
     const started = performance.now();
     const address = request.socket.remoteAddress;
     if (address === undefined || blockedUntilNow!(address, Date.now()) !== undefined) return false;
+    // Counted last: once counted, the request must be answered here (Fastify would count it again).
+    const admitted = gate?.admit('GET', entry.route, address);
+    if (gate && !admitted) return false;
     const reqId = requestIdFrom(request.headers['x-request-id']);
     if (logRequests) logIncoming(request, reqId);
     const chosen = representationOf(
@@ -158,6 +167,16 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       request.headers['if-none-match'],
     );
     const head: unknown[] = [...apiHead, 'x-request-id', reqId, 'etag', chosen.etag];
+    if (admitted) {
+      head.push(
+        'x-ratelimit-limit',
+        admitted.limit,
+        'x-ratelimit-remaining',
+        admitted.remaining,
+        'x-ratelimit-reset',
+        admitted.resetSeconds,
+      );
+    }
     if (chosen.status === 200) {
       head.push('content-type', entry.contentType, 'content-length', chosen.body!.length);
       if (chosen.encoding) head.push('content-encoding', chosen.encoding);

@@ -1,5 +1,5 @@
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -102,7 +102,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
 export async function registerRateLimit(
   scope: FastifyInstance,
   config: Config,
-  redis: Redis | undefined,
+  counting: { redis: Redis } | { memory: FastifyRateLimitStoreCtor },
 ): Promise<void> {
   if (config.rateLimit.max === 0) return;
   // Added before the plugin, so the plugin's own route hook already sees the override.
@@ -119,7 +119,7 @@ export async function registerRateLimit(
   await scope.register(rateLimit, {
     global: true,
     hook: 'onRequest',
-    ...(redis ? { redis } : {}),
+    ...('redis' in counting ? { redis: counting.redis } : { store: counting.memory }),
     nameSpace: 'dashboard:ratelimit:',
     skipOnError: true,
     keyGenerator: (request) => request.ip,

@@ -152,16 +152,53 @@ describe('front door', () => {
     expect(refused.headers['retry-after']).toBeDefined();
   });
 
-  it('leaves /api to Fastify while a rate limit applies, and /health to itself', async () => {
-    const server = await start({ RATE_LIMIT_MAX: '1000' });
+  it('counts cached reads against the rate limit, and leaves the refusal to Fastify', async () => {
+    const server = await start({ RATE_LIMIT_MAX: '3' });
     const key = { 'x-api-key': TEST_KEY };
-    await get(server.baseUrl, '/api/apps', key);
+    // Fastify answers (and counts) the first read, the front door the next two.
+    expect((await get(server.baseUrl, '/api/apps', key)).headers['x-ratelimit-remaining']).toBe('2');
     const before = await answeredAtFrontDoor(server);
-    const limited = await get(server.baseUrl, '/api/apps', key);
-    expect(limited.status).toBe(200);
-    expect(limited.headers['x-ratelimit-limit']).toBe('1000');
+    const second = await get(server.baseUrl, '/api/apps', key);
+    const third = await get(server.baseUrl, '/api/apps', key);
+    expect([second.status, third.status]).toEqual([200, 200]);
+    expect(second.headers['x-ratelimit-limit']).toBe('3');
+    expect([second.headers['x-ratelimit-remaining'], third.headers['x-ratelimit-remaining']]).toEqual([
+      '1',
+      '0',
+    ]);
+    expect(Number(third.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
+    expect(await answeredAtFrontDoor(server)).toBe(before + 2);
+    const refused = await get(server.baseUrl, '/api/apps', key);
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(refused.body.toString()).toContain('Rate limit exceeded');
+    expect(await answeredAtFrontDoor(server)).toBe(before + 2);
+    // /health is outside the limited scope.
     expect((await get(server.baseUrl, '/health', {})).status).toBe(200);
-    expect(await answeredAtFrontDoor(server)).toBe(before + 1);
+  });
+
+  it('sends the rate-limit headers Fastify sends, per route limit included', async () => {
+    const server = await start({ RATE_LIMIT_MAX: '1000', RATE_LIMIT_ROUTES: 'GET /api/apps=50/60000' });
+    const key = { 'x-api-key': TEST_KEY };
+    for (const [path, limit] of [
+      ['/api/apps', '50'],
+      ['/api/to_do_list', '1000'],
+    ] as const) {
+      await get(server.baseUrl, path, key);
+      const before = await answeredAtFrontDoor(server);
+      const id = { 'x-request-id': `limit-${limit}` };
+      const viaHttp = await get(server.baseUrl, path, { ...key, ...id });
+      const viaFastify = await fastifyAnswer(server, path, { ...key, ...id });
+      expect(await answeredAtFrontDoor(server)).toBe(before + 1);
+      expect(viaHttp.headers['x-ratelimit-limit']).toBe(limit);
+      // Each answer counted one request: Fastify's came after the front door's.
+      expect(Number(viaFastify.headers['x-ratelimit-remaining'])).toBe(
+        Number(viaHttp.headers['x-ratelimit-remaining']) - 1,
+      );
+      const { 'x-ratelimit-remaining': _http, ...httpRest } = comparable(viaHttp.headers);
+      const { 'x-ratelimit-remaining': _fastify, ...fastifyRest } = comparable(viaFastify.headers);
+      expect(httpRest).toEqual(fastifyRest);
+    }
   });
 
   it('sends the CORS headers Fastify sends without an Origin, whatever the policy', async () => {
