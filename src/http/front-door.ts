@@ -112,7 +112,6 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   };
 
   const finish = (
-    request: IncomingMessage,
     response: ServerResponse,
     reqId: string,
     route: string,
@@ -136,11 +135,11 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
     const send = ({ statusCode, etag, body }: HealthAnswer) => {
       const head: unknown[] = [...healthHead, 'x-request-id', reqId, 'etag', etag];
       if (statusCode === 200 && matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
-        return finish(request, response, reqId, '/health', started, head, 304, undefined);
+        return finish(response, reqId, '/health', started, head, 304, undefined);
       }
       const json = JSON.stringify(body);
       head.push('content-type', JSON_TYPE, 'content-length', Buffer.byteLength(json));
-      finish(request, response, reqId, '/health', started, head, statusCode, json);
+      finish(response, reqId, '/health', started, head, statusCode, json);
     };
     const answer = options.health();
     if (answer instanceof Promise) return answer.then(send);
@@ -181,7 +180,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       head.push('content-type', entry.contentType, 'content-length', chosen.body!.length);
       if (chosen.encoding) head.push('content-encoding', chosen.encoding);
     }
-    finish(request, response, reqId, entry.route, started, head, chosen.status, chosen.body);
+    finish(response, reqId, entry.route, started, head, chosen.status, chosen.body);
     return true;
   };
 

@@ -4,35 +4,27 @@ import { createMemoryRateLimit } from './rate-limit-store.js';
 
 // The plugin's own memory store, the rule ours must keep (it is not part of its typed API).
 const require = createRequire(import.meta.url);
-const PluginLocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (
-  continueExceeding: boolean,
-  exponentialBackoff: boolean,
-) => {
+interface Window {
+  current: number;
+  ttl: number;
+}
+
+/** What the plugin calls on a store (ours and its own alike). */
+interface CountingStore {
   incr(
     key: string,
     callback: (error: Error | null, result: Window) => void,
     windowMs: number,
     max: number,
   ): void;
-};
-
-interface Window {
-  current: number;
-  ttl: number;
 }
 
-const count = (
-  store: {
-    incr(
-      key: string,
-      callback: (error: Error | null, result: Window) => void,
-      windowMs: number,
-      max: number,
-    ): void;
-  },
-  key: string,
-  windowMs: number,
-) => {
+const PluginLocalStore = require('@fastify/rate-limit/store/LocalStore.js') as new (
+  continueExceeding: boolean,
+  exponentialBackoff: boolean,
+) => CountingStore;
+
+const count = (store: CountingStore, key: string, windowMs: number) => {
   let answer: Window | undefined;
   store.incr(key, (_error, result) => (answer = { current: result.current, ttl: result.ttl }), windowMs, 3);
   return answer!;
@@ -44,7 +36,7 @@ describe('shared memory rate-limit store', () => {
   it("counts windows exactly as the plugin's memory store does", () => {
     vi.useFakeTimers({ now: 1_000_000 });
     const { Store } = createMemoryRateLimit();
-    const ours = new Store({ max: 3, timeWindow: 1000 }) as unknown as Parameters<typeof count>[0];
+    const ours = new Store({ max: 3, timeWindow: 1000 }) as unknown as CountingStore;
     const theirs = new PluginLocalStore(false, false);
     // Keys, and the milliseconds to wait before each request: inside, at and past the window's end.
     const steps: [string, number][] = [

@@ -1,30 +1,14 @@
-import { type IncomingHttpHeaders, request } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type LiveServer, startLiveServer } from '../support/live-server.js';
 import { TEST_KEY } from '../support/test-app.js';
+import { type RawAnswer, rawRequest } from '../support/raw-http.js';
 
-interface RawAnswer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A GET over a real connection with exactly these headers (fetch would add its own). */
-function get(baseUrl: string, path: string, headers: Record<string, string> = {}, method = 'GET') {
-  return new Promise<RawAnswer>((resolve, reject) => {
-    const req = request(`${baseUrl}${path}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-      );
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** A GET (or `method`) over a real connection with exactly these headers. */
+const get = (baseUrl: string, path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  rawRequest(`${baseUrl}${path}`, { method, headers });
 
 /** What Fastify itself answers to the same request (inject never reaches the front door). */
 async function fastifyAnswer(server: LiveServer, path: string, headers: Record<string, string>) {

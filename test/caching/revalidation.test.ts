@@ -1,10 +1,10 @@
-import { type IncomingHttpHeaders, request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReportWorker } from '../../src/roles/worker.js';
 import { eventually, startReportHarness } from '../reports/report-harness.js';
 import { openTestDatabase } from '../support/databases.js';
 import { type LiveServer, startLiveServer } from '../support/live-server.js';
+import { rawRequest } from '../support/raw-http.js';
 import { TEST_KEY } from '../support/test-app.js';
 import { call, nowIso, openBehindTheCache } from './cache-support.js';
 
@@ -158,23 +158,9 @@ describe('compressed cached answers', () => {
   });
   afterAll(async () => server.close());
 
-  /** A GET whose body is returned as sent (fetch would decode it). */
+  /** A GET with the key whose body is returned as sent (fetch would decode it). */
   const raw = (path: string, headers: Record<string, string>) =>
-    new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-      const req = request(
-        `${server.baseUrl}${path}`,
-        { headers: { 'x-api-key': TEST_KEY, ...headers } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () =>
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
+    rawRequest(`${server.baseUrl}${path}`, { headers: { 'x-api-key': TEST_KEY, ...headers } });
 
   it('sends brotli or gzip to clients that accept it, each with its own ETag and 304', async () => {
     const plain = await raw('/api/to_do_list?limit=100', {});
