@@ -165,7 +165,13 @@ describe.runIf(redisAvailable)('report workers as separate processes on Redis', 
     );
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[1]!.status).toBe(200);
-    expect(await broker.reportQueue.stats(Date.now())).toMatchObject({ inFlight: 0, queued: 0 });
+    // The worker acknowledges the message just after it commits the ready report: wait for it.
+    const settled = await eventually(
+      () => broker.reportQueue.stats(Date.now()),
+      (stats) => stats.inFlight === 0,
+      10_000,
+    );
+    expect(settled).toMatchObject({ inFlight: 0, queued: 0 });
     await rescuer.stop();
   }, 120_000);
 });
