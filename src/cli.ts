@@ -2,6 +2,7 @@
 import 'dotenv/config';
 // Before anything large is loaded; the commands below import their modules when they run.
 import './runtime/heap-tuning.js';
+import { retainTickObjectShape } from './runtime/tick-shape.js';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config/config.js';
 import { ConfigError } from './config/env-parsers.js';
@@ -32,6 +33,8 @@ function configFrom(env: NodeJS.ProcessEnv): Config {
 }
 
 async function serve(args: string[]): Promise<void> {
+  // Before the service loads anything: a full collection must not find the shape unheld.
+  retainTickObjectShape();
   const { values } = parseArgs({ args, options: { roles: { type: 'string' } } });
   const config = configFrom(values.roles ? { ...process.env, ROLES: values.roles } : process.env);
   if (config.apiKeyGenerated) {

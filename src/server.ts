@@ -9,6 +9,7 @@ import { type ReportWorker, startWorkerRole } from './roles/worker.js';
 import { startSchedulerRole } from './roles/scheduler.js';
 import { youngGenerationFlagsGiven } from './runtime/heap-tuning.js';
 import { collectStartupGarbage } from './runtime/startup-gc.js';
+import { retainTickObjectShape } from './runtime/tick-shape.js';
 import { growYoungGenerationUnderLoad } from './runtime/young-generation.js';
 
 export interface RunningService {
@@ -35,6 +36,9 @@ export async function startService(config: Config): Promise<RunningService> {
     : undefined;
 
   // What start-up allocated and dropped would otherwise stay committed for the process's life.
+  // The collection must not take process.nextTick's entry shape with it (the CLI holds it from
+  // its first line; this covers a service started another way).
+  retainTickObjectShape();
   collectStartupGarbage();
   // Held small from the start, the young generation may grow once the process is busy.
   const stopWatchingLoad = youngGenerationFlagsGiven ? () => undefined : growYoungGenerationUnderLoad();
