@@ -7,7 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import type { HealthAnswer } from '../modules/health/health.check.js';
+import { type HealthAnswer, healthJson } from '../modules/health/health.check.js';
 import { API_CACHE_CONTROL, preferredEncoding, varyOnEncoding } from './http-caching.js';
 import type { Metrics } from './metrics.js';
 import type { RateLimitGate } from './rate-limit-store.js';
@@ -137,7 +137,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       if (statusCode === 200 && matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
         return finish(response, reqId, '/health', started, head, 304, undefined);
       }
-      const json = JSON.stringify(body);
+      const json = healthJson(body);
       head.push('content-type', JSON_TYPE, 'content-length', Buffer.byteLength(json));
       finish(response, reqId, '/health', started, head, statusCode, json);
     };
