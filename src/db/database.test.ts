@@ -48,3 +48,18 @@ describe.each(DIALECTS)('migrations written on parallel branches (%s)', (dialect
     }
   });
 });
+
+describe('the SQLite ping', () => {
+  it('answers synchronously while the connection is open, and throws once it is closed', async () => {
+    const testDb = await createTestDatabase('sqlite');
+    const handle = openDatabase(testDb.config);
+    try {
+      expect(handle.ping()).toBeUndefined();
+      expect(handle.ping()).toBeUndefined();
+    } finally {
+      await handle.close();
+    }
+    expect(() => handle.ping()).toThrow(/not open/);
+    await testDb.drop();
+  });
+});

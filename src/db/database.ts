@@ -45,17 +45,22 @@ function openDialect(config: DatabaseConfig): {
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   const { sqlite, ...tracked } = openDialect(config);
   const db = new Kysely<Database>({ dialect: tracked.dialect });
+  // Prepared once: compiling the statement cost more than running it, on every /health. Run on a
+  // closed connection it still throws, which is what the health check needs to see.
+  const sqlitePing = sqlite?.prepare('select 1').pluck();
   return {
     db,
     dialect: config.dialect,
     writes: tracked.events,
-    ping: sqlite
-      ? () => void sqlite.prepare('select 1').get()
+    ping: sqlitePing
+      ? () => void sqlitePing.get()
       : async () => {
           await sql`select 1`.execute(db);
         },
     async close() {
       await db.destroy();
+      // Kysely closes the file only if it ever queried it.
+      if (sqlite?.open) sqlite.close();
     },
   };
 }
