@@ -76,6 +76,8 @@ function healthTag(status: string, database: Check, broker: Check): string {
 }
 
 const VERSION_JSON = JSON.stringify(VERSION);
+/** What `toISOString()` writes: nothing JSON would escape. */
+const PLAIN_TIMESTAMP = /^[\d:.TZ-]+$/;
 
 const checkJson = (check: Check) =>
   Number.isFinite(check.latencyMs)
@@ -91,7 +93,7 @@ const checkJson = (check: Check) =>
  */
 export function healthJson(body: HealthResponse): string {
   const { status, uptime, timestamp, checks } = body;
-  if (body.version !== VERSION || !Number.isFinite(uptime) || !/^[\d:.TZ-]+$/.test(timestamp)) {
+  if (body.version !== VERSION || !Number.isFinite(uptime) || !PLAIN_TIMESTAMP.test(timestamp)) {
     return JSON.stringify(body);
   }
   return (
