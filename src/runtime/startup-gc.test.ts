@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 
 vi.mock('./startup-gc.js', { spy: true });
+vi.mock('./tick-shape.js', { spy: true });
 
 // Fills the old generation with ~60 MB of small objects, keeps one in twenty (so that every page
 // stays partly used), then prints the committed heap before and after the collection.
@@ -35,8 +36,9 @@ describe('start-up garbage collection', () => {
     expect(gc).toBe('undefined');
   });
 
-  it('runs once the service has started', async () => {
+  it("runs once the service has started, after process.nextTick's entry shape is held", async () => {
     const { collectStartupGarbage } = await import('./startup-gc.js');
+    const { retainTickObjectShape } = await import('./tick-shape.js');
     const { loadConfig } = await import('../config/config.js');
     const { startService } = await import('../server.js');
     const dir = mkdtempSync(join(tmpdir(), 'startup-gc-'));
@@ -53,6 +55,9 @@ describe('start-up garbage collection', () => {
     );
     try {
       expect(collectStartupGarbage).toHaveBeenCalledTimes(1);
+      expect(vi.mocked(retainTickObjectShape).mock.invocationCallOrder[0]).toBeLessThan(
+        vi.mocked(collectStartupGarbage).mock.invocationCallOrder[0]!,
+      );
     } finally {
       await service.stop();
       rmSync(dir, { recursive: true, force: true });
