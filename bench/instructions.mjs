@@ -8,18 +8,18 @@
 //
 // BENCH_ENTRY (another build's cli.js), BENCH_ONLY (regular expression on the scenario names),
 // BENCH_WARMUP and BENCH_COUNT (requests) change it. Needs valgrind (callgrind_control on PATH).
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { BENCH_KEY, serviceEnvironment, startProcess } from './lib.mjs';
 
-const KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
 const entry = resolve(process.env.BENCH_ENTRY ?? 'dist/src/cli.js');
 const warmup = Number(process.env.BENCH_WARMUP ?? 15_000);
 const count = Number(process.env.BENCH_COUNT ?? 5_000);
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
-const json = { 'x-api-key': KEY, 'content-type': 'application/json' };
+const json = { 'x-api-key': BENCH_KEY, 'content-type': 'application/json' };
 
 const scenarios = [
   ['GET /health', { path: '/health' }],
@@ -36,48 +36,23 @@ const scenarios = [
 ];
 
 function startUnderCallgrind(dir) {
-  const out = join(dir, 'callgrind.out');
-  const child = spawn(
+  const launcher = [
     'valgrind',
-    [
-      '--tool=callgrind',
-      '--instr-atstart=no',
-      // V8 compiles optimised code on other threads: counting only the main one leaves out the
-      // compilations still running after the warm-up, which vary from run to run.
-      '--separate-threads=yes',
-      // V8 writes and rewrites machine code at run time.
-      '--smc-check=all-non-file',
-      `--callgrind-out-file=${out}`,
-      process.execPath,
-      entry,
-      'serve',
-      '--roles',
-      'api',
-    ],
-    {
-      env: {
-        ...process.env,
-        API_SECURITY_KEY: KEY,
-        DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        RATE_LIMIT_MAX: '0',
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    '--tool=callgrind',
+    '--instr-atstart=no',
+    // V8 compiles optimised code on other threads: counting only the main one leaves out the
+    // compilations still running after the warm-up, which vary from run to run.
+    '--separate-threads=yes',
+    // V8 writes and rewrites machine code at run time.
+    '--smc-check=all-non-file',
+    `--callgrind-out-file=${join(dir, 'callgrind.out')}`,
+    `--log-file=${join(dir, 'valgrind.log')}`,
+  ];
+  return startProcess(
+    [entry, 'serve', '--roles', 'api'],
+    serviceEnvironment(join(dir, 'bench.sqlite')),
+    launcher,
   );
-  return new Promise((resolvePromise, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) resolvePromise({ child, url: match[1], out });
-    });
-    child.stderr.resume();
-    child.once('exit', (code) => reject(new Error(`service exited early (${code}): ${output}`)));
-  });
 }
 
 function load(url, request, amount) {
@@ -108,7 +83,7 @@ process.stdout.write('| scenario | instructions per request |\n|---|---|\n');
 for (const [name, request] of scenarios) {
   if (only && !only.test(name)) continue;
   const dir = mkdtempSync(join(tmpdir(), 'dashboard-instructions-'));
-  const { child, url } = await startUnderCallgrind(dir);
+  const { child, url, stop } = await startUnderCallgrind(dir);
   try {
     await load(url, request, warmup);
     execFileSync('callgrind_control', ['-i', 'on', String(child.pid)], control);
@@ -118,8 +93,8 @@ for (const [name, request] of scenarios) {
     const perRequest = Math.round((await totalInstructions(dir)) / count);
     process.stdout.write(`| ${name} | ${perRequest.toLocaleString('en')} |\n`);
   } finally {
-    child.removeAllListeners('exit');
     child.kill('SIGKILL');
+    await stop();
     rmSync(dir, { recursive: true, force: true });
     // A killed valgrind leaves its control pipes behind.
     for (const name of readdirSync('/tmp').filter((file) => file.includes(`vgdb-${child.pid}-`)))

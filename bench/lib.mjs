@@ -13,10 +13,30 @@ export function rssMiB(pid) {
   return Math.round((kib / 1024) * 10) / 10;
 }
 
-/** Starts a child process and resolves with its address once it prints `READY <url>` or `listening on <url>`. */
-export function startProcess(args, env = {}) {
+export const BENCH_KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
+
+/** The service's environment in the benches: embedded default on `databaseFile`, rate limit off. */
+export function serviceEnvironment(databaseFile) {
+  return {
+    API_SECURITY_KEY: BENCH_KEY,
+    DATABASE_URL: `sqlite:${databaseFile}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    RATE_LIMIT_MAX: '0',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+  };
+}
+
+/**
+ * Starts a child process (node, or `launcher` with node as its first argument) and resolves with
+ * its address once it prints `READY <url>` or `listening on <url>`.
+ */
+export function startProcess(args, env = {}, launcher = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+    const [command, ...prefix] = launcher.length ? launcher : [process.execPath];
+    const nodeArgs = launcher.length ? [process.execPath, ...args] : args;
+    const child = spawn(command, [...prefix, ...nodeArgs], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -27,7 +47,7 @@ export function startProcess(args, env = {}) {
       if (match) {
         child.stdout.off('data', onData);
         child.stdout.resume();
-        resolve({ url: match[1], pid: child.pid, stop: () => stopProcess(child) });
+        resolve({ url: match[1], pid: child.pid, child, stop: () => stopProcess(child) });
       }
     };
     child.stdout.on('data', onData);

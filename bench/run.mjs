@@ -8,10 +8,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CONNECTIONS, DURATION_S, measure, printTable, rssMiB, startProcess } from './lib.mjs';
+import {
+  BENCH_KEY as KEY,
+  CONNECTIONS,
+  DURATION_S,
+  measure,
+  printTable,
+  rssMiB,
+  serviceEnvironment,
+  startProcess,
+} from './lib.mjs';
 import { BENCH_REPORT_DATE, seedReportDatabase } from './reports.mjs';
 
-const KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
 const APPS = 20;
 const dir = mkdtempSync(join(tmpdir(), 'dashboard-bench-'));
 const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
@@ -39,13 +47,7 @@ const selected = (name) => !only || only.test(name);
 
 function startService(file, env = {}) {
   return startProcess([...nodeArgs, entry, 'serve', '--roles', 'api'], {
-    API_SECURITY_KEY: KEY,
-    DATABASE_URL: `sqlite:${file}`,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    RATE_LIMIT_MAX: '0',
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'production',
+    ...serviceEnvironment(file),
     CORS_ORIGINS: 'http://localhost',
     ...env,
   });
