@@ -125,7 +125,7 @@ export function createContainer(infrastructure: Infrastructure) {
       /** Where the schedulers hear of trigger changes made in any process. */
       triggerChanges,
     },
-    todos: { service: createTodosService({ todosRepository: createTodosRepository(db) }) },
+    todos: { service: createTodosService({ todosRepository: createTodosRepository(db, database.dialect) }) },
     jobs,
     status: createStatusModule(deps, { database, jobs: jobs.service }),
     pullRequests: createPullRequestsModule(deps, { notify: notifications.sink }),

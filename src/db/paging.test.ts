@@ -34,7 +34,11 @@ describe.each(DIALECTS)('list pages and their totals (%s)', (dialect) => {
 
   const list = async (limit: number, offset: number) => {
     queries = 0;
-    const page = await createTodosRepository(database.db.withPlugin(counting)).list(limit, offset, 'asc');
+    const page = await createTodosRepository(database.db.withPlugin(counting), dialect).list(
+      limit,
+      offset,
+      'asc',
+    );
     return { rows: page.rows.length, total: page.total, queries };
   };
 
