@@ -150,7 +150,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerBodyParsing(app);
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   await registerOpenApi(app);
 
   app.addHook('onClose', async () => attemptStore.close());

@@ -1,4 +1,3 @@
-import cors from '@fastify/cors';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +5,7 @@ import helmet, { type HelmetOptions } from 'helmet';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/config.js';
 import { TooManyRequestsError } from '../shared/errors.js';
+import { corsHeaders, type CorsPolicy, registerCors } from './cors.js';
 
 const HELMET_OPTIONS: HelmetOptions = {
   // The interactive docs page needs inline styles/scripts; the JSON API is unaffected.
@@ -47,7 +47,7 @@ export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<s
 }
 
 /** Our CORS policy: open in development, the configured origins in production. */
-function corsOptions(config: Config) {
+export function corsPolicy(config: Config): CorsPolicy {
   return {
     origin: config.isProduction ? [...config.corsOrigins] : true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -59,36 +59,25 @@ function corsOptions(config: Config) {
       'X-RateLimit-Reset',
       'X-Request-Id',
     ],
-    maxAge: 600,
+    maxAgeSeconds: 600,
   };
 }
 
 /**
  * The headers every answer to a request without `Origin` carries before its route adds its own:
- * helmet's, and what the CORS plugin adds when there is no origin to reflect: `Vary: Origin` (the
- * allowed origin depends on the request) unless any origin is allowed, in which case `*` is sent
- * to everyone instead; then the exposed headers. The front door sends exactly these; a test
- * compares them with what Fastify sends.
+ * helmet's, then CORS's (`Vary: Origin`, or `*` to everyone when any origin is allowed, and the
+ * exposed headers). The front door sends exactly these; a test compares them with what Fastify
+ * sends.
  */
 export function headersWithoutOrigin(config: Config): Readonly<Record<string, string>> {
-  const cors = corsOptions(config);
-  const anyOrigin = Array.isArray(cors.origin) && cors.origin.includes('*');
-  return {
-    ...SECURITY_HEADERS,
-    ...(anyOrigin ? { 'access-control-allow-origin': '*' } : { vary: 'Origin' }),
-    'access-control-expose-headers': cors.exposedHeaders.join(', '),
-  };
+  return { ...SECURITY_HEADERS, ...corsHeaders(corsPolicy(config)).withoutOrigin };
 }
 
 const SECURITY_HEADERS = helmetHeaders();
 
 /** Security headers on every response, and CORS (open in development, a list in production). */
-export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
-  app.addHook('onRequest', (_request, reply, done) => {
-    void reply.headers(SECURITY_HEADERS);
-    done();
-  });
-  await app.register(cors, corsOptions(config));
+export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
+  registerCors(app, corsPolicy(config), SECURITY_HEADERS);
 }
 
 /**
