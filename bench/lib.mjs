@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 
 export const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Seconds of ceiling measured right before each row (`BENCH_ADJACENT=0` turns it off). */
+export const ADJACENT_S = Number(process.env.BENCH_ADJACENT ?? Math.max(2, Math.round(DURATION_S / 3)));
 
 /** Resident set size of a process (Linux), in MiB. */
 export function rssMiB(pid) {
@@ -104,6 +106,23 @@ export async function measure(name, options) {
   };
 }
 
+/**
+ * `measure` with the ceiling measured again just before the row (for ADJACENT_S seconds, same
+ * connections as the row): on a shared machine the ceiling measured once at the start can be far from the
+ * machine's state when a later row runs, and the ratio moves with it. Both ratios are printed.
+ */
+export function measureBesideCeiling(ceiling) {
+  return async (name, options) => {
+    if (!ADJACENT_S) return measure(name, options);
+    const adjacent = await measure('ceiling', {
+      url: ceiling.url,
+      duration: ADJACENT_S,
+      ...(options.connections ? { connections: options.connections } : {}),
+    });
+    return { ...(await measure(name, options)), adjacentCeiling: adjacent.reqPerSec };
+  };
+}
+
 export function printTable(rows, ceiling) {
   const header = [
     'scenario',
@@ -112,6 +131,8 @@ export function printTable(rows, ceiling) {
     'p99 ms',
     'non-2xx',
     'ratio to ceiling',
+    'ceiling just before',
+    'ratio to it',
     'server CPU µs/req (user + sys)',
   ];
   const lines = rows.map((row) => [
@@ -121,6 +142,8 @@ export function printTable(rows, ceiling) {
     String(row.p99),
     String(row.errors),
     ceiling ? (row.reqPerSec / ceiling).toFixed(3) : '-',
+    row.adjacentCeiling ? String(row.adjacentCeiling) : '-',
+    row.adjacentCeiling ? (row.reqPerSec / row.adjacentCeiling).toFixed(3) : '-',
     row.cpuUs ?? '-',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
