@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { BENCH_KEY, serviceEnvironment, startProcess } from './lib.mjs';
+import { BENCH_KEY, SERVICE_NODE_ARGS, serviceEnvironment, startProcess } from './lib.mjs';
 
 const entry = resolve(process.env.BENCH_ENTRY ?? 'dist/src/cli.js');
 const warmup = Number(process.env.BENCH_WARMUP ?? 15_000);
@@ -49,7 +49,7 @@ function startUnderCallgrind(dir) {
     `--log-file=${join(dir, 'valgrind.log')}`,
   ];
   return startProcess(
-    [entry, 'serve', '--roles', 'api'],
+    [...SERVICE_NODE_ARGS, entry, 'serve', '--roles', 'api'],
     serviceEnvironment(join(dir, 'bench.sqlite')),
     launcher,
   );

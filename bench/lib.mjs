@@ -15,6 +15,9 @@ export function rssMiB(pid) {
   return Math.round((kib / 1024) * 10) / 10;
 }
 
+/** Node flags the service runs with, as `npm start` and the `dashboard` bin give them. */
+export const SERVICE_NODE_ARGS = ['--max-semi-space-size=8'];
+
 export const BENCH_KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
 
 /** The service's environment in the benches: embedded default on `databaseFile`, rate limit off. */

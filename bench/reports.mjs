@@ -240,7 +240,13 @@ export async function runReportBenchmarks({ measure, startProcess, key, dir }) {
   await seedReportDatabase(file);
   const specsPath = await seedSpecs(file);
   const service = await startProcess(
-    [new URL('../dist/src/cli.js', import.meta.url).pathname, 'serve', '--roles', 'api'],
+    [
+      '--max-semi-space-size=8',
+      new URL('../dist/src/cli.js', import.meta.url).pathname,
+      'serve',
+      '--roles',
+      'api',
+    ],
     {
       API_SECURITY_KEY: key,
       DATABASE_URL: `sqlite:${file}`,

@@ -18,6 +18,7 @@ import {
   measureBesideCeiling,
   printTable,
   rssMiB,
+  SERVICE_NODE_ARGS,
   serviceEnvironment,
   startProcess,
 } from './lib.mjs';
@@ -49,7 +50,7 @@ const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undef
 const selected = (name) => !only || only.test(name);
 
 function startService(file, env = {}) {
-  return startProcess([...nodeArgs, entry, 'serve', '--roles', 'api'], {
+  return startProcess([...SERVICE_NODE_ARGS, ...nodeArgs, entry, 'serve', '--roles', 'api'], {
     ...serviceEnvironment(file),
     CORS_ORIGINS: 'http://localhost',
     ...env,

@@ -1,4 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
+import { MAX_SEMI_SPACE_FLAG, MAX_SEMI_SPACE_MIB } from './young-generation-maximum.js';
+
+export { MAX_SEMI_SPACE_FLAG, MAX_SEMI_SPACE_MIB };
 
 /**
  * Keeps V8's young generation at its initial size (1 MiB semi-spaces). By default V8 grows it to
@@ -6,11 +9,18 @@ import { setFlagsFromString } from 'node:v8';
  * fifth of an idle API process's memory; the small young generation costs more, shorter
  * scavenges (measured in docs/performance.md). Setting the maximum at run time has no effect
  * once the heap exists; the growth factor is read at each resize, so it is what is set here, as
- * the first thing the entry does. Semi-space flags given to node itself take precedence. Once
+ * the first thing the entry does. A start size or growth factor given to node takes precedence. Once
  * the process is busy, growth is allowed again (young-generation.ts): memory at rest stays low,
  * and a loaded process does not spend a third of its CPU time scavenging.
  */
 const given = `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`;
-/** True when node was started with its own young-generation flags: then this process leaves it be. */
-export const youngGenerationFlagsGiven = given.includes('semi-space');
+
+/** Whether node was started with a young-generation maximum (the CLI says so when not). */
+export const maxSemiSpaceGiven = given.includes('--max-semi-space-size');
+
+/**
+ * True when node was started with its own start size or growth for the young generation: then
+ * this process leaves it be. A maximum alone is compatible with holding it small at rest.
+ */
+export const youngGenerationFlagsGiven = /--(min-semi-space-size|semi-space-growth-factor)/.test(given);
 if (!youngGenerationFlagsGiven) setFlagsFromString('--semi-space-growth-factor=1');

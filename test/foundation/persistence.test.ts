@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startService } from '../../src/server.js';
 import { TEST_KEY, testConfig } from '../support/test-app.js';
+import { MAX_SEMI_SPACE_FLAG } from '../../src/runtime/young-generation-maximum.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dashboard-persist-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,9 +41,15 @@ describe('embedded default over real HTTP', () => {
 });
 
 /** Runs the CLI; with `untilOutput`, stops it `graceMs` after that output appears. */
-function runCli(args: string[], env: Record<string, string>, untilOutput?: RegExp, graceMs = 0) {
+function runCli(
+  args: string[],
+  env: Record<string, string>,
+  untilOutput?: RegExp,
+  graceMs = 0,
+  nodeArgs: string[] = [],
+) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli.ts', ...args], {
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -65,6 +72,16 @@ describe('dashboard CLI', () => {
     expect(first.stdout).toContain('001-initial');
     const second = await runCli(['migrate'], env);
     expect(second.stdout).toContain('up to date');
+  });
+
+  it('notes on stderr when node was started without the young generation maximum', async () => {
+    const env = { API_SECURITY_KEY: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'flag.sqlite')}`, PORT: '0' };
+    const without = await runCli(['serve', '--roles', 'api'], env, /listening on/);
+    expect(without.stdout).toMatch(/listening on/);
+    expect(without.stderr).toContain(`started without ${MAX_SEMI_SPACE_FLAG}`);
+    const given = await runCli(['serve', '--roles', 'api'], env, /listening on/, 0, [MAX_SEMI_SPACE_FLAG]);
+    expect(given.stdout).toMatch(/listening on/);
+    expect(given.stderr).not.toContain(MAX_SEMI_SPACE_FLAG);
   });
 
   it('stops boot naming the bad variable', async () => {
