@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SERVICE_NODE_ARGS } from './lib.mjs';
 
 const DIST = new URL('../dist/src/', import.meta.url);
 const dist = (path) => new URL(path, DIST).href;
@@ -241,7 +242,7 @@ export async function runReportBenchmarks({ measure, startProcess, key, dir }) {
   const specsPath = await seedSpecs(file);
   const service = await startProcess(
     [
-      '--max-semi-space-size=8',
+      ...SERVICE_NODE_ARGS,
       new URL('../dist/src/cli.js', import.meta.url).pathname,
       'serve',
       '--roles',

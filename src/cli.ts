@@ -1,7 +1,8 @@
 #!/usr/bin/env -S node --max-semi-space-size=8
 import 'dotenv/config';
 // Before anything large is loaded; the commands below import their modules when they run.
-import { MAX_SEMI_SPACE_FLAG, maxSemiSpaceGiven } from './runtime/heap-tuning.js';
+import { maxSemiSpaceGiven } from './runtime/heap-tuning.js';
+import { MAX_SEMI_SPACE_FLAG } from './runtime/young-generation-maximum.js';
 import { retainTickObjectShape } from './runtime/tick-shape.js';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config/config.js';

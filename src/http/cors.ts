@@ -26,14 +26,14 @@ declare module 'fastify' {
  */
 export function corsHeaders(policy: CorsPolicy) {
   const anyOrigin = policy.origin !== true && policy.origin.includes('*');
+  // Unless every origin is allowed, the allowed origin depends on the request: caches key on it.
+  const vary: Record<string, string> = anyOrigin ? {} : { vary: 'Origin' };
   const expose = { 'access-control-expose-headers': policy.exposedHeaders.join(', ') };
   return {
     anyOrigin,
+    vary,
     /** Every answer to a request without `Origin` that is not a preflight. */
-    withoutOrigin: anyOrigin
-      ? { 'access-control-allow-origin': '*', ...expose }
-      : // The allowed origin depends on the request, so caches must key on it.
-        { vary: 'Origin', ...expose },
+    withoutOrigin: anyOrigin ? { 'access-control-allow-origin': '*', ...expose } : { ...vary, ...expose },
     expose,
     preflight: {
       'access-control-allow-methods': policy.methods.join(', '),
@@ -62,7 +62,7 @@ export function registerCors(
   const headers = corsHeaders(policy);
   const allowed = policy.origin === true ? undefined : new Set(policy.origin);
   const plain = { ...beforeCors, ...headers.withoutOrigin };
-  const varyFirst = { ...beforeCors, ...(headers.anyOrigin ? {} : { vary: 'Origin' }) };
+  const varyFirst = { ...beforeCors, ...headers.vary };
 
   const allowOrigin = (origin: string | undefined): string | undefined => {
     if (headers.anyOrigin) return '*';

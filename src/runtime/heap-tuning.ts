@@ -1,7 +1,4 @@
 import { setFlagsFromString } from 'node:v8';
-import { MAX_SEMI_SPACE_FLAG, MAX_SEMI_SPACE_MIB } from './young-generation-maximum.js';
-
-export { MAX_SEMI_SPACE_FLAG, MAX_SEMI_SPACE_MIB };
 
 /**
  * Keeps V8's young generation at its initial size (1 MiB semi-spaces). By default V8 grows it to
