@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
+import { FrontDoorResponse, type HeaderBlock, headerBlock } from './header-block.js';
 import { type HealthAnswer, healthJson } from '../modules/health/health.check.js';
 import { API_CACHE_CONTROL, preferredEncoding, varyOnEncoding } from './http-caching.js';
 import type { Metrics } from './metrics.js';
@@ -65,20 +66,18 @@ export interface FrontDoor {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-const flat = (headers: Readonly<Record<string, string>>) => Object.entries(headers).flat();
-
 export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   const { cache, keyMatches, blockedUntilNow, metrics, log } = options;
   const logRequests = levelEnabled(log, 'info');
   const { apiRateLimit } = options;
   const apiShortcut = blockedUntilNow !== undefined && apiRateLimit !== undefined;
   const gate = apiRateLimit === 'off' ? undefined : apiRateLimit;
-  const healthHead = [...flat(options.baseHeaders), 'cache-control', 'no-cache'];
-  const apiHead = [
-    ...flat({ ...options.baseHeaders, vary: varyOnEncoding(options.baseHeaders.vary) }),
-    'cache-control',
-    API_CACHE_CONTROL,
-  ];
+  const healthBlock = headerBlock({ ...options.baseHeaders, 'cache-control': 'no-cache' });
+  const apiBlock = headerBlock({
+    ...options.baseHeaders,
+    vary: varyOnEncoding(options.baseHeaders.vary),
+    'cache-control': API_CACHE_CONTROL,
+  });
   let open = true;
 
   /** Requests whose answer could depend on more than their URL and key are Fastify's. */
@@ -116,11 +115,12 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
     reqId: string,
     route: string,
     started: number,
-    head: unknown[],
+    block: HeaderBlock,
+    head: (string | number)[],
     statusCode: number,
     body: Buffer | string | undefined,
   ) => {
-    response.writeHead(statusCode, head as string[]);
+    (response as FrontDoorResponse).writeHeadWith(block, statusCode, head);
     response.end(body);
     const elapsedMs = performance.now() - started;
     metrics.observeHttp('GET', route, statusCode, elapsedMs / 1000);
@@ -133,13 +133,13 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
     const reqId = requestIdFrom(request.headers['x-request-id']);
     if (logRequests) logIncoming(request, reqId);
     const send = ({ statusCode, etag, body }: HealthAnswer) => {
-      const head: unknown[] = [...healthHead, 'x-request-id', reqId, 'etag', etag];
+      const head: (string | number)[] = ['x-request-id', reqId, 'etag', etag];
       if (statusCode === 200 && matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
-        return finish(response, reqId, '/health', started, head, 304, undefined);
+        return finish(response, reqId, '/health', started, healthBlock, head, 304, undefined);
       }
       const json = healthJson(body);
       head.push('content-type', JSON_TYPE, 'content-length', Buffer.byteLength(json));
-      finish(response, reqId, '/health', started, head, statusCode, json);
+      finish(response, reqId, '/health', started, healthBlock, head, statusCode, json);
     };
     const answer = options.health();
     if (answer instanceof Promise) return answer.then(send);
@@ -165,7 +165,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       preferredEncoding(request.headers['accept-encoding']),
       request.headers['if-none-match'],
     );
-    const head: unknown[] = [...apiHead, 'x-request-id', reqId, 'etag', chosen.etag];
+    const head: (string | number)[] = ['x-request-id', reqId, 'etag', chosen.etag];
     if (admitted) {
       head.push(
         'x-ratelimit-limit',
@@ -180,7 +180,7 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
       head.push('content-type', entry.contentType, 'content-length', chosen.body!.length);
       if (chosen.encoding) head.push('content-encoding', chosen.encoding);
     }
-    finish(response, reqId, entry.route, started, head, chosen.status, chosen.body);
+    finish(response, reqId, entry.route, started, apiBlock, head, chosen.status, chosen.body);
     return true;
   };
 
@@ -220,7 +220,11 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   return {
     serverFactory: (fastifyHandler, serverOptions) => {
       // What Fastify applies to the server it makes itself when no factory is given.
-      const server = createServer(serverOptions.http ?? {}, listener(fastifyHandler));
+      const server = createServer(
+        // Node's response class plus `writeHeadWith`, for every response of the server.
+        { ...serverOptions.http, ServerResponse: FrontDoorResponse as typeof ServerResponse },
+        listener(fastifyHandler),
+      );
       if (serverOptions.keepAliveTimeout !== undefined)
         server.keepAliveTimeout = serverOptions.keepAliveTimeout;
       if (serverOptions.requestTimeout !== undefined) server.requestTimeout = serverOptions.requestTimeout;
