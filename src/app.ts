@@ -94,10 +94,13 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     ? createRedisAttemptStore(container.redis, policy)
     : createMemoryAttemptStore(policy);
   const guard = createAuthGuard(config, attemptStore);
-  const healthCheck = createHealthCheck({
-    database: () => container.database.ping(),
-    broker: () => container.broker.ping(),
-  });
+  const healthCheck = createHealthCheck(
+    {
+      database: () => container.database.ping(),
+      broker: () => container.broker.ping(),
+    },
+    container.clock,
+  );
   // Counted in memory unless shared through Redis; the front door consults the same counts.
   const memoryRateLimit = container.redis ? undefined : createMemoryRateLimit();
   const frontDoor = createFrontDoor({

@@ -113,14 +113,20 @@ export interface HealthAnswer {
  * Probes both dependencies and builds the answer; synchronous when both answer synchronously
  * (the embedded SQLite and in-process broker). Used by the route and by the front door, so the
  * two paths answer alike.
+ *
+ * Requests within the same millisecond share one answer: its timestamp could not tell them apart
+ * anyway, and under a burst of pollers the probes, the clock formatting and the body were most of
+ * what a health answer cost. A dependency going down shows from the next millisecond on.
  */
-export function createHealthCheck(probes: {
-  database: HealthProbe;
-  broker: HealthProbe;
-}): () => HealthAnswer | Promise<HealthAnswer> {
+export function createHealthCheck(
+  probes: { database: HealthProbe; broker: HealthProbe },
+  clock: () => number = Date.now,
+): () => HealthAnswer | Promise<HealthAnswer> {
   const probeDatabase = sharedProbe(probes.database);
   const probeBroker = sharedProbe(probes.broker);
-  const answer = (database: Check, broker: Check): HealthAnswer => {
+  let lastAt = Number.NaN;
+  let last: HealthAnswer | undefined;
+  const answer = (at: number, database: Check, broker: Check): HealthAnswer => {
     const status = database.status === 'down' ? 'down' : broker.status === 'down' ? 'degraded' : 'ok';
     return {
       statusCode: status === 'down' ? 503 : 200,
@@ -129,17 +135,22 @@ export function createHealthCheck(probes: {
         status,
         version: VERSION,
         uptime: Math.round(process.uptime() * 1000) / 1000,
-        timestamp: new Date().toISOString(),
+        timestamp: new Date(at).toISOString(),
         checks: { database, broker },
       },
     };
   };
   return () => {
+    const now = clock();
+    if (now === lastAt && last) return last;
     const database = probeDatabase();
     const broker = probeBroker();
     if (database instanceof Promise || broker instanceof Promise) {
-      return Promise.all([database, broker]).then(([db, queue]) => answer(db, queue));
+      // Shared while in flight by the probes themselves; not kept once settled.
+      return Promise.all([database, broker]).then(([db, queue]) => answer(clock(), db, queue));
     }
-    return answer(database, broker);
+    last = answer(now, database, broker);
+    lastAt = now;
+    return last;
   };
 }

@@ -4,7 +4,8 @@ import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { openTestDatabase } from '../../../test/support/databases.js';
 import { testConfig } from '../../../test/support/test-app.js';
 import { VERSION } from '../../shared/version.js';
-import { healthJson, runProbe, sharedProbe } from './health.check.js';
+import { createHealthCheck, healthJson, runProbe, sharedProbe } from './health.check.js';
+import type { HealthAnswer } from './health.check.js';
 import type { HealthResponse } from './health.schema.js';
 
 describe('GET /health', () => {
@@ -17,7 +18,11 @@ describe('GET /health', () => {
   async function appWith(state: { brokerDown?: boolean; databaseDown?: boolean }) {
     const database = await openTestDatabase('sqlite');
     const broker = createInProcessBroker();
+    // Answers within one millisecond are shared; here each request has a millisecond of its own,
+    // so a state changed between two requests shows in the second.
+    let step = 0;
     const app = await buildTestApp(testConfig(), {
+      clock: () => Date.now() + (step += 1),
       database: {
         ...database,
         ping: () => (state.databaseDown ? Promise.reject(new Error('gone')) : database.ping()),
@@ -111,6 +116,53 @@ describe('GET /health', () => {
     expect(calls).toBe(2);
     answer();
     await next;
+  });
+
+  it('shares one answer within a millisecond and probes again in the next', () => {
+    let now = Date.parse('2026-11-26T10:00:00.000Z');
+    const probed = { database: 0, broker: 0 };
+    let databaseDown = false;
+    const check = createHealthCheck(
+      {
+        database: () => {
+          probed.database += 1;
+          if (databaseDown) throw new Error('closed');
+        },
+        broker: () => {
+          probed.broker += 1;
+        },
+      },
+      () => now,
+    );
+    const first = check();
+    expect(check()).toBe(first);
+    expect(probed).toEqual({ database: 1, broker: 1 });
+    expect((first as HealthAnswer).body.timestamp).toBe('2026-11-26T10:00:00.000Z');
+
+    databaseDown = true;
+    expect(check()).toBe(first);
+    now += 1;
+    const next = check() as HealthAnswer;
+    expect(probed).toEqual({ database: 2, broker: 2 });
+    expect(next.statusCode).toBe(503);
+    expect(next.body.timestamp).toBe('2026-11-26T10:00:00.001Z');
+  });
+
+  it('keeps no answer whose probes were asynchronous', async () => {
+    let probes = 0;
+    const check = createHealthCheck(
+      {
+        database: () => {
+          probes += 1;
+          return Promise.resolve();
+        },
+        broker: () => undefined,
+      },
+      () => 1_000,
+    );
+    await check();
+    await check();
+    expect(probes).toBe(2);
   });
 
   it('answers a synchronous probe at once, and times out one that hangs', async () => {
