@@ -1,4 +1,5 @@
 import { type Static } from '@sinclair/typebox';
+import { isoAt } from '../../shared/time.js';
 import { VERSION } from '../../shared/version.js';
 import type { DependencyCheck, HealthResponse } from './health.schema.js';
 
@@ -135,7 +136,7 @@ export function createHealthCheck(
         status,
         version: VERSION,
         uptime: Math.round(process.uptime() * 1000) / 1000,
-        timestamp: new Date(at).toISOString(),
+        timestamp: isoAt(at),
         checks: { database, broker },
       },
     };
