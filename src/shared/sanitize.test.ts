@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { decodeHTML } from 'entities';
 import type sanitizeHtml from 'sanitize-html';
 import { describe, expect, it } from 'vitest';
-import { stripTags } from './sanitize.js';
+import { escapeHtml, stripTags } from './sanitize.js';
 
 // The oracle: what stripTags returned when it called sanitize-html with no tag allowed. It stays
 // a dev dependency for this comparison only.
@@ -167,6 +167,22 @@ describe('stripTags', () => {
       const length = Math.floor(next() * 40);
       for (let j = 0; j < length; j++) input += pick(alphabet);
       expect(stripTags(input), JSON.stringify(input)).toBe(throughSanitizer(input));
+    }
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five characters HTML gives meaning to, wherever they are', () => {
+    expect(escapeHtml(`Tom & Jerry's <b>"best"</b>`)).toBe(
+      'Tom &amp; Jerry&#39;s &lt;b&gt;&quot;best&quot;&lt;/b&gt;',
+    );
+    expect(escapeHtml('&&')).toBe('&amp;&amp;');
+    expect(escapeHtml("'")).toBe('&#39;');
+  });
+
+  it('returns text with nothing to escape unchanged', () => {
+    for (const text of ['', 'Release 2.4 checks', 'ünïcödé – dashes, emoji 🚀', 'a=b; c/d']) {
+      expect(escapeHtml(text)).toBe(text);
     }
   });
 });
