@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FrontDoorResponse, headerBlock } from './header-block.js';
 
 /**
  * Our CORS policy: any origin in development (`true`), the configured origins in production (a
@@ -63,6 +64,11 @@ export function registerCors(
   const allowed = policy.origin === true ? undefined : new Set(policy.origin);
   const plain = { ...beforeCors, ...headers.withoutOrigin };
   const varyFirst = { ...beforeCors, ...headers.vary };
+  // Over HTTP the fixed fields go out as one block joined at start-up (header-block.ts); `Vary`
+  // stays a reply header, since caching code adds to it. `inject` replies take the plain path.
+  const { vary: plainVary, ...fixed }: Record<string, string> = plain;
+  const fixedBlock = headerBlock(fixed);
+  const afterBlock = plainVary === undefined ? undefined : { vary: plainVary };
 
   const allowOrigin = (origin: string | undefined): string | undefined => {
     if (headers.anyOrigin) return '*';
@@ -75,7 +81,12 @@ export function registerCors(
     const origin = request.headers.origin;
     const preflight = request.raw.method === 'OPTIONS';
     if (origin === undefined && !preflight) {
-      void reply.headers(plain);
+      const raw = reply.raw;
+      if (raw instanceof FrontDoorResponse && raw.deferFixedFields(fixedBlock)) {
+        if (afterBlock) void reply.headers(afterBlock);
+      } else {
+        void reply.headers(plain);
+      }
       done();
       return;
     }

@@ -113,4 +113,45 @@ describe('fixed header blocks', () => {
     const head = (next as unknown as { _header: string })._header;
     expect(head.startsWith('HTTP/1.1 200 OK\r\nx-own: 1\r\n')).toBe(true);
   });
+
+  it("sends a deferred block with the head written later, its fields replaced by the response's own", async () => {
+    const deferred = createServer(
+      { ServerResponse: FrontDoorResponse as typeof ServerResponse },
+      (request, response) => {
+        expect((response as FrontDoorResponse).deferFixedFields(fixed)).toBe(true);
+        const own: Record<string, string> = { 'content-type': 'text/plain', 'content-length': '2' };
+        if (request.url === '/override') own['x-frame-options'] = 'SAMEORIGIN';
+        if (request.url === '/bad') {
+          expect(() => response.writeHead(200, { 'x-bad': 'a\nb' })).toThrow(/Invalid character/);
+          response.writeHead(500, own);
+        } else {
+          response.writeHead(200, own);
+        }
+        response.end('ok');
+      },
+    );
+    await new Promise<void>((listening) => deferred.listen(0, '127.0.0.1', listening));
+    try {
+      const at = (deferred.address() as AddressInfo).port;
+      const plain = await exchange(at, 'GET / HTTP/1.0\r\n\r\n');
+      expect(plain.startsWith(`HTTP/1.1 200 OK\r\n${fixed.wire}content-type: text/plain\r\n`)).toBe(true);
+      const overridden = await exchange(at, 'GET /override HTTP/1.0\r\n\r\n');
+      expect(overridden.match(/^x-frame-options: .*$/gim)).toEqual(['x-frame-options: SAMEORIGIN']);
+      expect(overridden).toContain(`content-security-policy: default-src 'self';object-src 'none'\r\n`);
+      // A head that fails to build keeps the block for the answer written next.
+      const recovered = await exchange(at, 'GET /bad HTTP/1.0\r\n\r\n');
+      // (Node keeps the reason phrase of the failed attempt: `500 OK`.)
+      expect(recovered.replace(/^HTTP\/1\.1 500 [^\r]*\r\n/, '').startsWith(fixed.wire)).toBe(true);
+    } finally {
+      await new Promise<void>((closed) => deferred.close(() => closed()));
+    }
+  });
+
+  it('defers nothing where blocks do not work', () => {
+    useHeaderBlocks(false);
+    const request = { method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1, headers: {} };
+    const response = new FrontDoorResponse(request as never);
+    expect(response.deferFixedFields(fixed)).toBe(false);
+    expect(response.fixedBlock).toBeUndefined();
+  });
 });

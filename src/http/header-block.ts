@@ -28,6 +28,8 @@ export interface HeaderBlock {
   readonly wire: string;
   /** The same fields as `writeHead` takes them, for the fallback. */
   readonly fields: readonly string[];
+  /** Lower-cased names, to see whether a response sets one of the fields itself. */
+  readonly names: ReadonlySet<string>;
 }
 
 /**
@@ -48,6 +50,7 @@ const FRAMING_FIELDS = new Set([
 export function headerBlock(fields: Readonly<Record<string, string>>): HeaderBlock {
   let wire = '';
   const flat: string[] = [];
+  const names = new Set<string>();
   for (const [name, value] of Object.entries(fields)) {
     validateHeaderName(name);
     validateHeaderValue(name, value);
@@ -56,8 +59,44 @@ export function headerBlock(fields: Readonly<Record<string, string>>): HeaderBlo
     }
     wire += `${name}: ${value}\r\n`;
     flat.push(name, value);
+    names.add(name.toLowerCase());
   }
-  return { wire, fields: flat };
+  return { wire, fields: flat, names };
+}
+
+/** The names of the fields `writeHead` was given, in any of the forms Node accepts. */
+function* fieldNames(headers: unknown): Generator<string> {
+  if (Array.isArray(headers)) {
+    if (headers.length > 0 && Array.isArray(headers[0])) {
+      for (const entry of headers as unknown[][]) yield String(entry[0]);
+    } else {
+      for (let i = 0; i < headers.length; i += 2) yield String(headers[i]);
+    }
+  } else if (headers !== null && typeof headers === 'object') {
+    // A plain object (Fastify's), or Node's own table of `setHeader` fields: both keyed by name.
+    for (const key in headers) yield key;
+  }
+}
+
+/**
+ * The block's lines, less those the response sets itself: a route that sets one of the fixed
+ * fields replaces it, as `reply.header` would have.
+ */
+function wireBeside(block: HeaderBlock, headers: unknown): string {
+  let overlaps = false;
+  for (const name of fieldNames(headers)) {
+    if (block.names.has(name.toLowerCase())) {
+      overlaps = true;
+      break;
+    }
+  }
+  if (!overlaps) return block.wire;
+  const own = new Set([...fieldNames(headers)].map((name) => name.toLowerCase()));
+  let wire = '';
+  for (let i = 0; i < block.fields.length; i += 2) {
+    if (!own.has(block.fields[i]!.toLowerCase())) wire += `${block.fields[i]}: ${block.fields[i + 1]}\r\n`;
+  }
+  return wire;
 }
 
 type StoreHeader = (this: ServerResponse, firstLine: string, headers: unknown) => void;
@@ -68,8 +107,23 @@ const nodeStoreHeader = (ServerResponse.prototype as unknown as { _storeHeader?:
 let pendingFor: ServerResponse | undefined;
 let pendingWire = '';
 
-/** The server's response class: Node's own, plus `writeHeadWith`. */
+/** The server's response class: Node's own, plus `writeHeadWith` and `deferFixedFields`. */
 export class FrontDoorResponse extends ServerResponse {
+  /** Fields to place after the status line when the head is built (see `deferFixedFields`). */
+  fixedBlock: HeaderBlock | undefined = undefined;
+
+  /**
+   * Sends the block's fields with this response's head, whenever it is written (Fastify writes it
+   * after the route). The response's own fields replace block fields of the same name; a block
+   * field cannot be removed. False (and nothing deferred) where blocks do not work: then set the
+   * fields one by one.
+   */
+  deferFixedFields(block: HeaderBlock): boolean {
+    if (!blocksWork) return false;
+    this.fixedBlock = block;
+    return true;
+  }
+
   /** `writeHead(statusCode, [...block.fields, ...fields])`, with the block's fields joined once. */
   writeHeadWith(block: HeaderBlock, statusCode: number, fields: OutgoingHttpHeader[]): void {
     if (!blocksWork) {
@@ -96,6 +150,14 @@ if (nodeStoreHeader) {
       if (pendingFor === this) {
         pendingFor = undefined;
         return nodeStoreHeader.call(this, firstLine + pendingWire, headers);
+      }
+      const deferred = (this as FrontDoorResponse).fixedBlock;
+      if (deferred !== undefined) {
+        // Kept until a head is built: if this one throws (a bad field of the route's), the error
+        // answer written next still carries the block.
+        nodeStoreHeader.call(this, firstLine + wireBeside(deferred, headers), headers);
+        (this as FrontDoorResponse).fixedBlock = undefined;
+        return;
       }
       return nodeStoreHeader.call(this, firstLine, headers);
     },
