@@ -64,18 +64,25 @@ export function headerBlock(fields: Readonly<Record<string, string>>): HeaderBlo
   return { wire, fields: flat, names };
 }
 
-/** The names of the fields `writeHead` was given, in any of the forms Node accepts. */
-function* fieldNames(headers: unknown): Generator<string> {
+/**
+ * The block fields the response sets itself (lower-cased), if any. `headers` is what `writeHead`
+ * passes on: a flat array, an array of pairs, a plain object (Fastify's) or Node's own table of
+ * `setHeader` fields, the last two keyed by name.
+ */
+function ownFieldsIn(block: HeaderBlock, headers: unknown): Set<string> | undefined {
+  let own: Set<string> | undefined;
+  const note = (name: unknown) => {
+    const lower = String(name).toLowerCase();
+    if (block.names.has(lower)) (own ??= new Set()).add(lower);
+  };
   if (Array.isArray(headers)) {
-    if (headers.length > 0 && Array.isArray(headers[0])) {
-      for (const entry of headers as unknown[][]) yield String(entry[0]);
-    } else {
-      for (let i = 0; i < headers.length; i += 2) yield String(headers[i]);
-    }
+    const pairs = headers.length > 0 && Array.isArray(headers[0]);
+    for (let i = 0; i < headers.length; i += pairs ? 1 : 2)
+      note(pairs ? (headers[i] as unknown[])[0] : headers[i]);
   } else if (headers !== null && typeof headers === 'object') {
-    // A plain object (Fastify's), or Node's own table of `setHeader` fields: both keyed by name.
-    for (const key in headers) yield key;
+    for (const key in headers) note(key);
   }
+  return own;
 }
 
 /**
@@ -83,15 +90,8 @@ function* fieldNames(headers: unknown): Generator<string> {
  * fields replaces it, as `reply.header` would have.
  */
 function wireBeside(block: HeaderBlock, headers: unknown): string {
-  let overlaps = false;
-  for (const name of fieldNames(headers)) {
-    if (block.names.has(name.toLowerCase())) {
-      overlaps = true;
-      break;
-    }
-  }
-  if (!overlaps) return block.wire;
-  const own = new Set([...fieldNames(headers)].map((name) => name.toLowerCase()));
+  const own = ownFieldsIn(block, headers);
+  if (own === undefined) return block.wire;
   let wire = '';
   for (let i = 0; i < block.fields.length; i += 2) {
     if (!own.has(block.fields[i]!.toLowerCase())) wire += `${block.fields[i]}: ${block.fields[i + 1]}\r\n`;
@@ -102,12 +102,7 @@ function wireBeside(block: HeaderBlock, headers: unknown): string {
 type StoreHeader = (this: ServerResponse, firstLine: string, headers: unknown) => void;
 const nodeStoreHeader = (ServerResponse.prototype as unknown as { _storeHeader?: StoreHeader })._storeHeader;
 
-// The block for the `writeHead` call in progress. `writeHead` builds the head synchronously, so
-// one slot (naming its response) is enough and costs the other responses nothing.
-let pendingFor: ServerResponse | undefined;
-let pendingWire = '';
-
-/** The server's response class: Node's own, plus `writeHeadWith` and `deferFixedFields`. */
+/** The server's response class: Node's own, plus `deferFixedFields` and `writeHeadWith`. */
 export class FrontDoorResponse extends ServerResponse {
   /** Fields to place after the status line when the head is built (see `deferFixedFields`). */
   fixedBlock: HeaderBlock | undefined = undefined;
@@ -126,19 +121,16 @@ export class FrontDoorResponse extends ServerResponse {
 
   /** `writeHead(statusCode, [...block.fields, ...fields])`, with the block's fields joined once. */
   writeHeadWith(block: HeaderBlock, statusCode: number, fields: OutgoingHttpHeader[]): void {
-    if (!blocksWork) {
+    if (!this.deferFixedFields(block)) {
       this.writeHead(statusCode, [...block.fields, ...fields] as string[]);
       return;
     }
-    // The slot names its response so that no other response's head can pick the block up.
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    pendingFor = this;
-    pendingWire = block.wire;
     try {
       this.writeHead(statusCode, fields as string[]);
-    } finally {
-      pendingFor = undefined;
-      pendingWire = '';
+    } catch (error) {
+      // Whoever answers instead (Fastify, after a front-door failure) sets its own fields.
+      this.fixedBlock = undefined;
+      throw error;
     }
   }
 }
@@ -146,20 +138,13 @@ export class FrontDoorResponse extends ServerResponse {
 if (nodeStoreHeader) {
   // Node's step that starts the head from the status line and appends each field.
   Object.defineProperty(FrontDoorResponse.prototype, '_storeHeader', {
-    value(this: ServerResponse, firstLine: string, headers: unknown) {
-      if (pendingFor === this) {
-        pendingFor = undefined;
-        return nodeStoreHeader.call(this, firstLine + pendingWire, headers);
-      }
-      const deferred = (this as FrontDoorResponse).fixedBlock;
-      if (deferred !== undefined) {
-        // Kept until a head is built: if this one throws (a bad field of the route's), the error
-        // answer written next still carries the block.
-        nodeStoreHeader.call(this, firstLine + wireBeside(deferred, headers), headers);
-        (this as FrontDoorResponse).fixedBlock = undefined;
-        return;
-      }
-      return nodeStoreHeader.call(this, firstLine, headers);
+    value(this: FrontDoorResponse, firstLine: string, headers: unknown) {
+      const block = this.fixedBlock;
+      if (block === undefined) return nodeStoreHeader.call(this, firstLine, headers);
+      // Kept until a head is built: if this one throws (a bad field of the route's), the error
+      // answer Fastify writes next still carries the block.
+      nodeStoreHeader.call(this, firstLine + wireBeside(block, headers), headers);
+      this.fixedBlock = undefined;
     },
     writable: true,
     configurable: true,
