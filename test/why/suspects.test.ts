@@ -158,6 +158,27 @@ describe.each(DIALECTS)('suspects over the fake GitHub (%s)', (dialect) => {
     expect(github.requests).toHaveLength(4);
   });
 
+  it('walks a range once when asked twice at once, and two processes store it once', async () => {
+    const compares = () => github.requests.filter((request) => request.path.includes('/compare/')).length;
+    streaks.set('race.cy.ts', { base: sha(8), head: sha(10) });
+    const same = await Promise.all([ask(first, 'race.cy.ts'), ask(first, 'race.cy.ts')]);
+    expect(same.map((res) => res.statusCode)).toEqual([200, 200]);
+    expect(same[0].body).toBe(same[1].body);
+    expect(compares()).toBe(1);
+
+    streaks.set('race2.cy.ts', { base: sha(9), head: sha(11) });
+    const both = await Promise.all([ask(first, 'race2.cy.ts'), ask(second, 'race2.cy.ts')]);
+    expect(both.map((res) => res.statusCode)).toEqual([200, 200]);
+    const stored = await database.db
+      .selectFrom('suspect_ranges')
+      .select(['repository', 'base_sha'])
+      .execute();
+    expect(stored.sort((a, b) => a.base_sha.localeCompare(b.base_sha))).toEqual([
+      { repository: 'acme/shop', base_sha: sha(8) },
+      { repository: 'acme/shop', base_sha: sha(9) },
+    ]);
+  });
+
   it('lists at most 250 commits and says the range holds more', async () => {
     github.setCommits(
       'acme',
