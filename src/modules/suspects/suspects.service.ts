@@ -81,7 +81,7 @@ const mergedPullRequest = (pulls: CommitPullRequest[]): RangePullRequest | null 
 export function createSuspectsService(deps: SuspectsServiceDeps) {
   const { github, ranges, log } = deps;
   const concurrency = deps.concurrency ?? 8;
-  const memoryEntries = deps.memoryEntries ?? 200;
+  const memoryEntries = deps.memoryEntries ?? 50;
   // Answers (or answers on their way) by range: concurrent asks share one GitHub walk.
   const memory = new Map<string, Promise<CommitRange>>();
 
