@@ -29,6 +29,7 @@ import { createHealthCheck } from './modules/health/health.check.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { statusRoutes } from './modules/status/status.routes.js';
+import { suspectsRoutes } from './modules/suspects/suspects.routes.js';
 import { ToDoItem } from './modules/todos/todos.schema.js';
 import { ManualRun } from './modules/manual-runs/manual-runs.schema.js';
 import { manualRunsRoutes } from './modules/manual-runs/manual-runs.routes.js';
@@ -215,6 +216,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
       // One line per module: its routes over the services the container built.
       await api.register(authRoutes, { guard });
       await api.register(appsRoutes, container.apps);
+      await api.register(suspectsRoutes, container.suspects);
       await api.register(todosRoutes, container.todos);
       await api.register(jobsRoutes, container.jobs);
       await api.register(statusRoutes, container.status);

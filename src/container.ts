@@ -20,6 +20,7 @@ import { createReportsRepository } from './modules/reports/reports.repository.js
 import { createReportsService } from './modules/reports/reports.service.js';
 import { integrationStatusOf } from './modules/status/integration-status.js';
 import { createStatusModule } from './modules/status/status.module.js';
+import { createSuspectsModule } from './modules/suspects/suspects.module.js';
 import { createTodosRepository } from './modules/todos/todos.repository.js';
 import { createTodosService } from './modules/todos/todos.service.js';
 import { createTrackerModule } from './modules/tracker/tracker.module.js';
@@ -130,6 +131,8 @@ export function createContainer(infrastructure: Infrastructure) {
     status: createStatusModule(deps, { database, jobs: jobs.service }),
     pullRequests: createPullRequestsModule(deps, { notify: notifications.sink }),
     tracker: createTrackerModule(deps),
+    /** Suspect commits of failing specs (`GET /api/apps/:id/suspects`, notification suspects). */
+    suspects: createSuspectsModule(deps, { appsRepository }),
     manualRuns: createManualRunsModule(deps),
     reports: {
       repository: reportsRepository,

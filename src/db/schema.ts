@@ -17,6 +17,8 @@ export interface AppsTable {
   pipeline_url: string;
   watching: DbBoolean;
   e2e_trigger_configuration: string | null;
+  /** Page of the app's source repository (`https://github.com/<owner>/<repo>`); null until set. */
+  repository_url: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: string;
 }
@@ -201,6 +203,16 @@ export interface WebhookDeliveriesTable {
   at: string;
 }
 
+/** The suspects between two commits of a repository, as JSON; written once, never changed. */
+export interface SuspectRangesTable {
+  /** `owner/repo` in lower case (GitHub names are case-insensitive). */
+  repository: string;
+  base_sha: string;
+  head_sha: string;
+  answer: string;
+  created_at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   todos: TodosTable;
@@ -216,4 +228,5 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_jobs: WebhookJobsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  suspect_ranges: SuspectRangesTable;
 }

@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
 import { type FakeFaults, listenOnLoopback, noFaults } from './fake-http.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createFakeCommitStore } from './fake-github-commits.js';
+
+export { fakeCommit, fakeCommitPull } from './fake-github-commits.js';
 
 /**
  * A GitHub REST server for tests, speaking the real protocol over HTTP on 127.0.0.1: the
- * `/repos/{owner}/{repo}/pulls/{n}` path (also under an Enterprise `/api/v3` prefix), token
+ * `/repos/{owner}/{repo}/pulls/{n}` path, the commit comparison and the pull requests of a
+ * commit (fake-github-commits.ts), also under an Enterprise `/api/v3` prefix, token
  * authentication, strong ETags with `If-None-Match` → 304 (which, as on GitHub, costs no rate
  * limit), `x-ratelimit-*` headers with a 403 once exhausted, and GitHub's JSON error bodies.
  */
@@ -29,6 +33,10 @@ export interface FakeGitHub extends FakeFaults {
   readonly requests: RecordedRequest[];
   setPull(owner: string, repo: string, pull: Record<string, unknown>): void;
   removePull(owner: string, repo: string, number: number): void;
+  /** A repository's linear history, oldest first (commits from `fakeCommit`). */
+  setCommits(owner: string, repo: string, commits: Record<string, unknown>[]): void;
+  /** The pull requests containing a commit (from `fakeCommitPull`). */
+  setCommitPulls(owner: string, repo: string, sha: string, pulls: Record<string, unknown>[]): void;
   rateLimitRemaining: number;
   close(): Promise<void>;
 }
@@ -118,6 +126,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const prefix = options.prefix ?? '';
   const limit = options.rateLimit ?? 5000;
   const pulls = new Map<string, Record<string, unknown>>();
+  const commits = createFakeCommitStore();
   const requests: RecordedRequest[] = [];
   const resetAt = Math.floor(Date.now() / 1000) + 3600;
 
@@ -133,6 +142,27 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     'x-ratelimit-resource': 'core',
     'x-github-request-id': `FAKE:${requests.length}`,
   });
+
+  // The commit routes share the pull route's faults and rate limit (no ETags: never asked twice).
+  const answerCommitRoute = (res: ServerResponse, status: number, body: unknown): number => {
+    if (state.failWith !== undefined) {
+      const failure = { message: 'Server Error', documentation_url: DOCS, status: String(state.failWith) };
+      sendJson(res, state.failWith, failure, rateHeaders());
+      return state.failWith;
+    }
+    if (state.rateLimitRemaining <= 0) {
+      const limited = {
+        message: 'API rate limit exceeded for user ID 1.',
+        documentation_url: DOCS,
+        status: '403',
+      };
+      sendJson(res, 403, limited, rateHeaders());
+      return 403;
+    }
+    state.rateLimitRemaining -= 1;
+    sendJson(res, status, body, rateHeaders());
+    return status;
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse): number | undefined => {
     if (state.hang) return undefined;
@@ -156,6 +186,11 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       return 404;
     }
     const match = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(path.slice(prefix.length));
+    if (req.method === 'GET' && !match) {
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const answer = commits.answer(path.slice(prefix.length), url.searchParams);
+      if (answer) return answerCommitRoute(res, answer.status, answer.body);
+    }
     if (req.method !== 'GET' || !match) {
       sendJson(res, 404, { message: 'Not Found', documentation_url: DOCS, status: '404' });
       return 404;
@@ -217,6 +252,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     requests,
     setPull: (owner, repo, pull) => void pulls.set(`${owner}/${repo}/${Number(pull.number)}`, pull),
     removePull: (owner, repo, number) => void pulls.delete(`${owner}/${repo}/${number}`),
+    setCommits: (owner, repo, history) => commits.setCommits(owner, repo, history),
+    setCommitPulls: (owner, repo, sha, list) => commits.setCommitPulls(owner, repo, sha, list),
     close,
   } satisfies Omit<FakeGitHub, keyof typeof state>);
 }

@@ -2,6 +2,12 @@ import type { Octokit } from '@octokit/rest';
 import type { Config } from '../../config/config.js';
 import { ExternalServiceError } from '../../shared/errors.js';
 import { type CallOutcomes, UNTRACKED } from '../call-outcomes.js';
+import {
+  type CommitPullRequest,
+  type Comparison,
+  toCommitPullRequests,
+  toComparison,
+} from './github-commits.js';
 
 /**
  * The pull-request fields the service exposes as `scmDetails` (spec field list). Only the title
@@ -54,6 +60,13 @@ export interface GitHubClient {
     number: number,
     etag?: string | null,
   ): Promise<PullRequestFetch>;
+  /**
+   * `GET /repos/{owner}/{repo}/compare/{base}...{head}` without paging parameters: GitHub then
+   * lists at most 250 commits, oldest first. A range GitHub does not know is a 502 naming it.
+   */
+  compareCommits(owner: string, repo: string, base: string, head: string): Promise<Comparison>;
+  /** `GET /repos/{owner}/{repo}/commits/{sha}/pulls` (first page); none for a commit GitHub does not know. */
+  listPullRequestsOfCommit(owner: string, repo: string, sha: string): Promise<CommitPullRequest[]>;
 }
 
 export interface LogSink {
@@ -197,7 +210,64 @@ export function createGitHubClient(
     },
   };
 
+  const failed = (error: unknown): Error => {
+    const failure = toServiceError(error, timeoutMs);
+    outcomes.failed(failure);
+    return failure;
+  };
+
   return {
+    async compareCommits(owner, repo, base, head) {
+      try {
+        octokit ??= connect();
+        const response = await (
+          await octokit
+        ).rest.repos.compareCommits({
+          owner,
+          repo,
+          base,
+          head,
+          request: { signal: AbortSignal.timeout(timeoutMs) },
+        });
+        const comparison = toComparison(response.data);
+        outcomes.succeeded();
+        return comparison;
+      } catch (error) {
+        if (isHttpError(error) && error.status === 404) {
+          outcomes.succeeded();
+          throw new ExternalServiceError(
+            'GitHub',
+            `GitHub knows no commits ${base}...${head} in ${owner}/${repo}`,
+          );
+        }
+        throw failed(error);
+      }
+    },
+
+    async listPullRequestsOfCommit(owner, repo, sha) {
+      try {
+        octokit ??= connect();
+        const response = await (
+          await octokit
+        ).rest.repos.listPullRequestsAssociatedWithCommit({
+          owner,
+          repo,
+          commit_sha: sha,
+          request: { signal: AbortSignal.timeout(timeoutMs) },
+        });
+        const pulls = toCommitPullRequests(response.data);
+        outcomes.succeeded();
+        return pulls;
+      } catch (error) {
+        // GitHub answers 404 or 422 for a commit it does not have: no pull request contains it.
+        if (isHttpError(error) && (error.status === 404 || error.status === 422)) {
+          outcomes.succeeded();
+          return [];
+        }
+        throw failed(error);
+      }
+    },
+
     async getPullRequest(owner, repo, number, etag) {
       try {
         octokit ??= connect();

@@ -36,6 +36,7 @@ export interface AppWrite {
   pipelineUrl: string;
   watching: boolean;
   triggerConfiguration: TriggerConfiguration | null;
+  repositoryUrl: string | null;
 }
 
 export interface AppRunStats {
@@ -100,6 +101,7 @@ export function createAppsRepository(db: Db) {
             pipeline_url: input.pipelineUrl,
             watching: toDbBoolean(input.watching),
             e2e_trigger_configuration: encodeTrigger(input.triggerConfiguration),
+            repository_url: input.repositoryUrl,
             created_at: now,
             updated_at: now,
           })
@@ -125,6 +127,7 @@ export function createAppsRepository(db: Db) {
             ...(patch.triggerConfiguration !== undefined
               ? { e2e_trigger_configuration: encodeTrigger(patch.triggerConfiguration) }
               : {}),
+            ...(patch.repositoryUrl !== undefined ? { repository_url: patch.repositoryUrl } : {}),
             updated_at: nowIso(),
           })
           .where('id', '=', id)

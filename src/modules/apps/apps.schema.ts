@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
 import { HttpUrl, Nullable, OrNull, Text, Timestamp } from '../../http/schemas.js';
 
-export const APP_LIMITS = { name: 255, code: 100, pipelineUrl: 500 } as const;
+export const APP_LIMITS = { name: 255, code: 100, pipelineUrl: 500, repositoryUrl: 500 } as const;
 
 export const TriggerConfigurationInput = Type.Object(
   {
@@ -39,6 +39,7 @@ export const ApplicationDetails = Type.Object(
     pipelineUrl: Type.String(),
     watching: Type.Boolean(),
     e2eTriggerConfiguration: OrNull(TriggerConfiguration),
+    repositoryUrl: OrNull(Type.String({ description: 'Page of the source repository; null when unset' })),
     lastRun: OrNull(LastApplicationRun),
     e2eRunsQuantity: Type.Integer(),
     createdAt: Timestamp,
@@ -54,6 +55,7 @@ const appFields = {
   pipelineUrl: HttpUrl(APP_LIMITS.pipelineUrl),
   watching: Type.Boolean(),
   e2eTriggerConfiguration: Nullable(TriggerConfigurationInput),
+  repositoryUrl: Nullable(HttpUrl(APP_LIMITS.repositoryUrl)),
 };
 
 export const CreateAppBody = Type.Object(
@@ -63,6 +65,7 @@ export const CreateAppBody = Type.Object(
     pipelineUrl: appFields.pipelineUrl,
     watching: Type.Optional(appFields.watching),
     e2eTriggerConfiguration: Type.Optional(appFields.e2eTriggerConfiguration),
+    repositoryUrl: Type.Optional(appFields.repositoryUrl),
   },
   { additionalProperties: false },
 );

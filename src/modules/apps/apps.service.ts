@@ -32,6 +32,7 @@ export function toApplicationDetails(row: AppRow, stats: AppRunStats | undefined
     pipelineUrl: row.pipeline_url,
     watching: row.watching,
     e2eTriggerConfiguration: row.e2e_trigger_configuration,
+    repositoryUrl: row.repository_url,
     lastRun: stats?.lastRun ? toLastRun(stats.lastRun) : null,
     e2eRunsQuantity: stats?.runsToday ?? 0,
     createdAt: row.created_at,
@@ -52,6 +53,7 @@ function toWrite(body: UpdateAppBody): Partial<AppWrite> {
           triggerConfiguration: body.e2eTriggerConfiguration,
         }
       : {}),
+    ...(body.repositoryUrl !== undefined ? { repositoryUrl: body.repositoryUrl } : {}),
   };
 }
 
@@ -101,6 +103,7 @@ export function createAppsService({ appsRepository, onAppChange, onTriggerChange
         pipelineUrl: body.pipelineUrl,
         watching: body.watching ?? true,
         triggerConfiguration: body.e2eTriggerConfiguration ?? null,
+        repositoryUrl: body.repositoryUrl ?? null,
       });
       const app = toApplicationDetails(row, undefined);
       announce('created', app);

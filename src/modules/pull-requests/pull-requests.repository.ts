@@ -119,6 +119,24 @@ export function createPullRequestsRepository(db: Db) {
       return row && decode(row);
     },
 
+    /** Ids of the tracked pull requests among `numbers` of one repository (names compared case-insensitively). */
+    async trackedIds(owner: string, repo: string, numbers: readonly number[]): Promise<Map<number, number>> {
+      if (numbers.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('pull_requests')
+        .select(['id', 'owner', 'repo', 'number'])
+        .where('number', 'in', [...new Set(numbers)])
+        .orderBy('id')
+        .execute();
+      const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+      const ids = new Map<number, number>();
+      for (const row of rows) {
+        if (same(row.owner, owner) && same(row.repo, repo) && !ids.has(row.number))
+          ids.set(row.number, row.id);
+      }
+      return ids;
+    },
+
     async create(input: PullRequestInsert): Promise<PullRequestRow> {
       const now = nowIso();
       try {

@@ -9,6 +9,7 @@ interface Values {
   name: string;
   code: string;
   pipelineUrl: string;
+  repositoryUrl: string;
   watching: boolean;
   triggerEnabled: boolean;
   schedule: string;
@@ -19,6 +20,7 @@ const initialValues = (app?: Application): Values => ({
   name: app?.name ?? '',
   code: app?.code ?? '',
   pipelineUrl: app?.pipelineUrl ?? '',
+  repositoryUrl: app?.repositoryUrl ?? '',
   watching: app?.watching ?? true,
   triggerEnabled: app?.e2eTriggerConfiguration?.enabled ?? false,
   schedule: app?.e2eTriggerConfiguration?.schedule ?? '',
@@ -42,6 +44,7 @@ const FIELD_LABELS: Record<string, string> = {
   name: 'Name',
   code: 'Code',
   pipelineUrl: 'Pipeline URL',
+  repositoryUrl: 'Repository URL',
   watching: 'Watching',
   'e2eTriggerConfiguration.schedule': 'Schedule',
   'e2eTriggerConfiguration.branch': 'Branch',
@@ -64,10 +67,13 @@ export function AppForm({
 
   const { busy, error, onSubmit } = useSubmit(async () => {
     const triggerConfig = trigger(values, app?.e2eTriggerConfiguration);
+    const repositoryUrl = values.repositoryUrl.trim();
     const body = {
       name: values.name.trim(),
       code: values.code.trim(),
       pipelineUrl: values.pipelineUrl.trim(),
+      // An emptied field clears the repository (the API takes null, not an empty string).
+      ...(repositoryUrl || app?.repositoryUrl ? { repositoryUrl: repositoryUrl || null } : {}),
       watching: values.watching,
       ...(triggerConfig || app ? { e2eTriggerConfiguration: triggerConfig } : {}),
     };
@@ -114,6 +120,17 @@ export function AppForm({
         maxLength={500}
         required
         placeholder="https://app.circleci.com/pipelines/github/org/repo"
+      />
+      <TextField
+        label="Repository URL (optional)"
+        type="url"
+        inputMode="url"
+        value={values.repositoryUrl}
+        onChange={(e) => set('repositoryUrl', e.target.value)}
+        error={fieldError('repositoryUrl')}
+        maxLength={500}
+        placeholder="https://github.com/org/repo"
+        hint="The GitHub repository of the code under test: suspects of a failing spec come from its commits."
       />
       <Checkbox
         label="Watching (included in reports)"

@@ -141,6 +141,14 @@ export function ApplicationsPage() {
                     <a href={app.pipelineUrl} target="_blank" rel="noopener noreferrer">
                       pipeline<span className="sr-only"> (opens in a new tab)</span> ↗
                     </a>
+                    {app.repositoryUrl && (
+                      <>
+                        {' · '}
+                        <a href={app.repositoryUrl} target="_blank" rel="noopener noreferrer">
+                          repository<span className="sr-only"> (opens in a new tab)</span> ↗
+                        </a>
+                      </>
+                    )}
                   </span>
                   {rowError?.appId === app.id && (
                     <span className="field-error block" role="alert">
