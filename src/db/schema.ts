@@ -201,6 +201,19 @@ export interface WebhookDeliveriesTable {
   at: string;
 }
 
+/** A known failure (`lifted_at` null while active); see migration 008. */
+export interface QuarantinesTable {
+  id: Generated<number>;
+  app_id: number;
+  spec: string;
+  reason: string;
+  ticket_key: string | null;
+  expires_at: string | null;
+  created_at: CreatedAt;
+  lifted_at: string | null;
+  lifted_reason: string | null;
+}
+
 export interface Database {
   apps: AppsTable;
   todos: TodosTable;
@@ -216,4 +229,5 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_jobs: WebhookJobsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  quarantines: QuarantinesTable;
 }

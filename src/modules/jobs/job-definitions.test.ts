@@ -26,6 +26,7 @@ const unusedApi: JobsApi = {
   syncPullRequests: () => Promise.reject(new Error('not expected')),
   deleteCompletedTodos: () => Promise.reject(new Error('not expected')),
   fetchManualQaTickets: () => Promise.reject(new Error('not expected')),
+  reviewQuarantines: () => Promise.reject(new Error('not expected')),
 };
 
 describe('E2E report job', () => {
