@@ -26,9 +26,10 @@ export interface QuarantineEffects {
     items: readonly T[],
   ): Promise<(T & { quarantined: boolean })[]>;
   /**
-   * The notifications of a ready report with known failures taken out of `e2e_failure`: its
-   * `failingSpecs` keep only the others and `quarantinedFailingSpecs` lists the known ones; an app
-   * whose failing specs are all known gets none. Other notifications pass unchanged.
+   * The notifications of a ready report with known failures taken out of `e2e_failure`: for an
+   * app with active quarantines, `failingSpecs` keeps only the others and `quarantinedFailingSpecs`
+   * lists the known ones (possibly none); an app whose failing specs are all known gets no alert.
+   * Other notifications, and those of apps without quarantines, pass unchanged.
    */
   filterReportNotifications(notifications: readonly NotificationInput[]): Promise<NotificationInput[]>;
 }
@@ -93,7 +94,12 @@ export function createQuarantineEffects(repository: QuarantineRepository): Quara
           continue;
         }
         const quarantined = typeof data.appId === 'number' ? byApp.get(data.appId) : undefined;
-        const { fresh, known } = splitFailingSpecs(failingSpecs, quarantined ?? new Set());
+        // An app without any quarantine keeps the alert exactly as it always was.
+        if (!quarantined) {
+          kept.push(notification);
+          continue;
+        }
+        const { fresh, known } = splitFailingSpecs(failingSpecs, quarantined);
         if (known.length === 0) {
           kept.push({ ...notification, data: { ...data, quarantinedFailingSpecs: [] } });
           continue;
