@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { listResponse, resolvePage } from '../../http/pagination.js';
 import { errorResponses, IdParams, toId } from '../../http/schemas.js';
 import { toValidationError } from '../../http/validation.js';
@@ -39,7 +40,11 @@ export const quarantineRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const schemaError = request.validationError;
       if (schemaError) {
-        const found = toValidationError(schemaError.validation, schemaError.validationContext, request.body);
+        const found = toValidationError(
+          schemaError.validation as FastifySchemaValidationError[],
+          schemaError.validationContext,
+          request.body,
+        );
         const body: unknown = request.body;
         const expiresAt =
           body && typeof body === 'object' ? (body as { expiresAt?: unknown }).expiresAt : undefined;
