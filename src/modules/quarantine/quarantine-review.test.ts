@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeJira, startFakeJira } from '../../../test/fakes/fake-jira.js';
 import { DIALECTS } from '../../../test/support/databases.js';
+import { freePort } from '../../../test/support/free-port.js';
 import { type LiveServer, startLiveServer } from '../../../test/support/live-server.js';
 
 const JIRA = { email: 'bot@example.com', apiToken: 'jira-token-for-review-tests' };
@@ -141,10 +142,41 @@ describe.each(DIALECTS)('quarantine review job (%s)', (dialect) => {
   });
 });
 
-describe('quarantine review without Jira', () => {
+describe.each(DIALECTS)('quarantine review with Jira unreachable (%s)', (dialect) => {
+  it('keeps the quarantine, says so in the answer and on /api/status', async () => {
+    const closedPort = await freePort();
+    const server = await startLiveServer({
+      dialect,
+      env: {
+        JIRA_BASE_URL: `http://127.0.0.1:${closedPort}`,
+        JIRA_EMAIL: JIRA.email,
+        JIRA_API_TOKEN: JIRA.apiToken,
+      },
+    });
+    try {
+      const { client } = server;
+      const appId = (
+        await client.apps.create({ name: 'shop', code: 'shop', pipelineUrl: 'https://ci.example.com' })
+      ).data.id;
+      const id = (
+        await client.quarantine.create({ appId, spec: 'a.cy.ts', reason: 'known', ticketKey: 'SHOP-1' })
+      ).data.id;
+      const review = await client.quarantine.review();
+      expect(review.data).toEqual({ lifted: [], unchecked: 1, trackerError: 'Jira could not be reached' });
+      expect((await client.quarantine.get(id)).data.liftedAt).toBeNull();
+      await expect
+        .poll(async () => (await client.status()).data.integrations.jira.lastError)
+        .toBe('Jira could not be reached');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe.each(DIALECTS)('quarantine review without Jira (%s)', (dialect) => {
   it('keeps ticketed quarantines (the run fails, naming the missing variables) and still lifts expired ones', async () => {
     let now = START;
-    const server = await startLiveServer({ deps: { clock: () => now } });
+    const server = await startLiveServer({ dialect, deps: { clock: () => now } });
     try {
       const { client } = server;
       const appId = (
