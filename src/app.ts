@@ -41,6 +41,7 @@ import { consumeNotificationMessages } from './modules/notifications/notificatio
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { Notification } from './modules/notifications/notifications.schema.js';
 import { pushRoutes } from './modules/push/push.routes.js';
+import { quarantineRoutes } from './modules/quarantine/quarantine.routes.js';
 import { todosRoutes } from './modules/todos/todos.routes.js';
 import { metricsRoutes, observeHttpDurations } from './http/metrics.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
@@ -227,6 +228,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
       await api.register(trackerRoutes, container.tracker);
       await api.register(manualRunsRoutes, container.manualRuns);
       await api.register(reportsRoutes, container.reports);
+      await api.register(quarantineRoutes, container.quarantine);
     },
     { prefix: '/api' },
   );

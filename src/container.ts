@@ -16,6 +16,7 @@ import { createJobsModule } from './modules/jobs/jobs.module.js';
 import { createManualRunsModule } from './modules/manual-runs/manual-runs.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createPullRequestsModule } from './modules/pull-requests/pull-requests.module.js';
+import { createQuarantineModule } from './modules/quarantine/quarantine.module.js';
 import { createReportsRepository } from './modules/reports/reports.repository.js';
 import { createReportsService } from './modules/reports/reports.service.js';
 import { integrationStatusOf } from './modules/status/integration-status.js';
@@ -111,6 +112,10 @@ export function createContainer(infrastructure: Infrastructure) {
   const notifications = createNotificationsModule(deps);
   const triggerChanges = createTriggerChanges(broker, deps.log);
   const jobs = createJobsModule(deps, { apiBaseUrl: () => apiBaseUrl() });
+  const quarantine = createQuarantineModule(deps, {
+    notify: notifications.sink,
+    clock: infrastructure.clock,
+  });
 
   return {
     ...infrastructure,
@@ -134,6 +139,7 @@ export function createContainer(infrastructure: Infrastructure) {
     /** Suspect commits of failing specs (`GET /api/apps/:id/suspects`, notification suspects). */
     suspects: createSuspectsModule(deps, { appsRepository }),
     manualRuns: createManualRunsModule(deps),
+    quarantine,
     reports: {
       repository: reportsRepository,
       service: createReportsService({
@@ -141,6 +147,7 @@ export function createContainer(infrastructure: Infrastructure) {
         appsRepository,
         broker,
         staleMs: config.reports.staleMs,
+        quarantine: quarantine.effects,
       }),
       /** The test-results service the worker reads spec rows from. */
       source: createCypressClient({

@@ -37,7 +37,7 @@ describe('dashboard jobs', () => {
     expect(table.out[4]).toContain('0 2 * * 0');
     const json = capture();
     expect(await jobsCommand(['list', '--json'], config, json.io)).toBe(0);
-    expect(JSON.parse(json.out.join('\n'))).toHaveLength(4);
+    expect(JSON.parse(json.out.join('\n'))).toHaveLength(5);
   });
 
   it('runs a job, waits for its result, and reports failures and unknown names', async () => {

@@ -195,6 +195,7 @@ describe.each(DIALECTS)('DashboardClient against the live server (%s)', (dialect
       'pr-management',
       'manual-tickets-reminder',
       'delete-completed-todos',
+      'quarantine-review',
     ]);
     const accepted = await client.jobs.run('delete-completed-todos');
     expect(accepted.data.job).toBe('delete-completed-todos');

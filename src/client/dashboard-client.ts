@@ -26,6 +26,7 @@ import {
   trackerGroup,
 } from './resource-groups.js';
 import { createTransport, type Query, type TransportOptions } from './transport.js';
+import { quarantineGroup } from './quarantine-group.js';
 import { webhooksGroup } from './webhooks-group.js';
 
 // Only types come from the server's schema files (`import type` is erased at build time), so the
@@ -138,6 +139,7 @@ export class DashboardClient {
   readonly manualRuns = manualRunsGroup(this);
   readonly reports = reportsGroup(this);
   readonly webhooks = webhooksGroup(this);
+  readonly quarantine = quarantineGroup(this);
 
   readonly jobs = {
     list: () => this.get<JobListResponse>('/api/jobs'),

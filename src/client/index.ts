@@ -48,3 +48,9 @@ export type {
   WebhookDelivery,
   WebhookKind,
 } from '../modules/webhooks/webhooks.schema.js';
+export type {
+  CreateQuarantineBody,
+  LiftedReason,
+  Quarantine,
+  SpecQuarantine,
+} from '../modules/quarantine/quarantine.schema.js';

@@ -41,6 +41,7 @@ describe('configuration', () => {
       prManagement: '0 9 * * 1-5',
       manualTicketsReminder: '0 9 * * 1-5',
       deleteCompletedTodos: '0 2 * * 0',
+      quarantineReview: '15 * * * *',
     });
     expect(config.trustProxy).toBe(false);
   });

@@ -100,6 +100,8 @@ export interface Config {
     readonly prManagement: string;
     readonly manualTicketsReminder: string;
     readonly deleteCompletedTodos: string;
+    /** QUARANTINE_REVIEW_SCHEDULE: lifts quarantines whose ticket is done or that expired. */
+    readonly quarantineReview: string;
   };
 }
 
@@ -108,6 +110,7 @@ export const DEFAULT_SCHEDULES = {
   prManagement: '0 9 * * 1-5',
   manualTicketsReminder: '0 9 * * 1-5',
   deleteCompletedTodos: '0 2 * * 0',
+  quarantineReview: '15 * * * *',
 } as const;
 
 const GENERATED_KEY_LENGTH = 40;
@@ -213,6 +216,12 @@ export function loadConfig(env: Env): Config {
         env,
         'DELETE_COMPLETED_TODOS_SCHEDULE',
         DEFAULT_SCHEDULES.deleteCompletedTodos,
+        timezone,
+      ),
+      quarantineReview: readCron(
+        env,
+        'QUARANTINE_REVIEW_SCHEDULE',
+        DEFAULT_SCHEDULES.quarantineReview,
         timezone,
       ),
     },

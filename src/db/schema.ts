@@ -213,6 +213,19 @@ export interface SuspectRangesTable {
   created_at: string;
 }
 
+/** A known failure (`lifted_at` null while active); see migration 008. */
+export interface QuarantinesTable {
+  id: Generated<number>;
+  app_id: number;
+  spec: string;
+  reason: string;
+  ticket_key: string | null;
+  expires_at: string | null;
+  created_at: CreatedAt;
+  lifted_at: string | null;
+  lifted_reason: string | null;
+}
+
 export interface Database {
   apps: AppsTable;
   todos: TodosTable;
@@ -229,4 +242,5 @@ export interface Database {
   webhook_jobs: WebhookJobsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   suspect_ranges: SuspectRangesTable;
+  quarantines: QuarantinesTable;
 }

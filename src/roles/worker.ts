@@ -26,6 +26,7 @@ export async function startReportWorker(container: Container): Promise<ReportWor
     repository: container.reports.repository,
     source: container.reports.source,
     notify: container.notifications.sink,
+    quarantine: container.quarantine.effects,
     log: {
       info: (object, message) => log.info(object, message),
       warn: (object, message) => log.warn(object, message),

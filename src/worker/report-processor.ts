@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { type Broker, CHANNELS, type DeadLetterEntry } from '../broker/broker.js';
 import type { NotificationSink } from '../modules/notifications/notification-sink.js';
+import type { QuarantineEffects } from '../modules/quarantine/report-effects.js';
 import { createAggregator, reportWindow } from '../modules/reports/aggregation.js';
 import { reportNotifications } from '../modules/reports/report-notifications.js';
 import { dedupFor, parseReportRequest, type ReportRequest } from '../modules/reports/report-requests.js';
@@ -38,6 +39,8 @@ export interface ReportProcessorDeps {
   repository: ReportsRepository;
   source: RowSource;
   notify: NotificationSink;
+  /** Takes known (quarantined) failures out of the e2e_failure alerts; all alerts kept when absent. */
+  quarantine?: Pick<QuarantineEffects, 'filterReportNotifications'>;
   log: ProcessorLogger;
   settings: { retryBaseMs: number; visibilityMs: number; staleMs: number };
   onProcessed?: (outcome: ProcessingOutcome, seconds: number) => void;
@@ -111,7 +114,9 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     const newest = await repository.newestReportDate();
     if (newest !== undefined && newest > request.date) return aggregate;
     const names = new Map(apps.map((app) => [app.id, app.name]));
-    for (const notification of reportNotifications(aggregate.details, names, previousDay, sameDay)) {
+    const notifications = reportNotifications(aggregate.details, names, previousDay, sameDay);
+    for (const notification of await (deps.quarantine?.filterReportNotifications(notifications) ??
+      notifications)) {
       await deps
         .notify(notification)
         .catch((error: unknown) => warn(error, 'could not store a report notification'));

@@ -12,6 +12,7 @@ const SPEC_STAT_FIELDS = [
   'lastFailureAuthor',
   'lastRunAt',
   'lastStatus',
+  'quarantine',
   'spec',
   'successRate',
   'totalRuns',
@@ -114,6 +115,7 @@ describe.each(DIALECTS)('acceptance: test insight (%s)', (dialect) => {
       // Counted rows carrying a duration: 1000, 12000 (default), 2000, 3000, 12000.
       avgDurationMs: 6000,
       lastFailureAuthor: 'Ben',
+      quarantine: null,
     });
     expect(specs[1]).toEqual({
       spec: 'search.cy.ts',
@@ -127,6 +129,7 @@ describe.each(DIALECTS)('acceptance: test insight (%s)', (dialect) => {
       failingSince: null,
       avgDurationMs: 12_000,
       lastFailureAuthor: 'Cy',
+      quarantine: null,
     });
     expect(specs[2]).toEqual({
       spec: 'login.cy.ts',
@@ -140,6 +143,7 @@ describe.each(DIALECTS)('acceptance: test insight (%s)', (dialect) => {
       failingSince: null,
       avgDurationMs: null,
       lastFailureAuthor: null,
+      quarantine: null,
     });
   });
 

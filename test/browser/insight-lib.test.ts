@@ -21,6 +21,7 @@ const spec = (name: string, overrides: Partial<SpecStat> = {}): SpecStat => ({
   failingSince: null,
   avgDurationMs: null,
   lastFailureAuthor: null,
+  quarantine: null,
   ...overrides,
 });
 

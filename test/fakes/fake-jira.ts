@@ -5,7 +5,8 @@ import type { JiraIssue } from '../../src/integrations/jira/jira-client.js';
 /**
  * A Jira Cloud server for tests, on 127.0.0.1: `GET /rest/api/3/search/jql` with Basic
  * authentication, `fields`, `maxResults` capped by a server page size, opaque `nextPageToken`
- * paging with `isLast`, and Jira's `{errorMessages, errors}` error bodies.
+ * paging with `isLast`, and Jira's `{errorMessages, errors}` error bodies; `GET
+ * /rest/api/3/issue/{key}` for single issues, whose status a test moves between categories.
  */
 export interface FakeJira extends FakeFaults {
   readonly url: string;
@@ -17,6 +18,13 @@ export interface FakeJira extends FakeFaults {
   }[];
   /** Issues returned for one exact JQL string (others return none). */
   setIssues(jql: string, issues: JiraIssue[]): void;
+  /**
+   * Creates or moves a single issue (served by `GET /rest/api/3/issue/{key}`): its status and
+   * that status's category (`new`, `indeterminate` or `done`, as Jira's `statusCategory.key`).
+   */
+  setIssueStatus(key: string, status: { name: string; category: 'new' | 'indeterminate' | 'done' }): void;
+  /** Forgets a single issue: it then answers 404 like a deleted one. */
+  deleteIssue(key: string): void;
   /** Largest page the server returns, whatever `maxResults` asks. */
   pageSize: number;
   close(): Promise<void>;
@@ -44,6 +52,7 @@ export function fakeJiraIssue(n: number, fields: Partial<JiraIssue['fields']> = 
 export async function startFakeJira(credentials: { email: string; apiToken: string }): Promise<FakeJira> {
   const expected = `Basic ${Buffer.from(`${credentials.email}:${credentials.apiToken}`).toString('base64')}`;
   const results = new Map<string, JiraIssue[]>();
+  const singleIssues = new Map<string, JiraIssue>();
   const requests: FakeJira['requests'] = [];
   const state = { pageSize: 50, ...noFaults() };
 
@@ -57,6 +66,9 @@ export async function startFakeJira(credentials: { email: string; apiToken: stri
       });
       return 401;
     }
+    const issueKey = /^\/rest\/api\/3\/issue\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (req.method === 'GET' && issueKey !== undefined)
+      return answerIssue(res, url, decodeURIComponent(issueKey));
     if (req.method !== 'GET' || url.pathname !== '/rest/api/3/search/jql') {
       sendJson(res, 404, { errorMessages: ['Not found'], errors: {} });
       return 404;
@@ -96,6 +108,30 @@ export async function startFakeJira(credentials: { email: string; apiToken: stri
     return 200;
   };
 
+  const answerIssue = (res: ServerResponse, url: URL, key: string): number => {
+    if (state.failWith !== undefined) {
+      sendJson(res, state.failWith, { errorMessages: ['Internal server error'], errors: {} });
+      return state.failWith;
+    }
+    const issue = singleIssues.get(key);
+    if (!issue) {
+      sendJson(res, 404, {
+        errorMessages: ['Issue does not exist or you do not have permission to see it.'],
+        errors: {},
+      });
+      return 404;
+    }
+    const fields = (url.searchParams.get('fields') ?? '').split(',').filter(Boolean);
+    sendJson(res, 200, {
+      ...issue,
+      fields:
+        fields.length === 0
+          ? issue.fields
+          : Object.fromEntries(Object.entries(issue.fields).filter(([name]) => fields.includes(name))),
+    });
+    return 200;
+  };
+
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -116,6 +152,13 @@ export async function startFakeJira(credentials: { email: string; apiToken: stri
     url: origin,
     requests,
     setIssues: (jql, issues) => void results.set(jql, issues),
+    setIssueStatus(key, { name, category }) {
+      const number = Number(key.split('-').pop());
+      const issue = singleIssues.get(key) ?? { ...fakeJiraIssue(number), key };
+      const status = { name, statusCategory: { key: category } };
+      singleIssues.set(key, { ...issue, fields: { ...issue.fields, status } });
+    },
+    deleteIssue: (key) => void singleIssues.delete(key),
     close,
   } satisfies Omit<FakeJira, keyof typeof state>);
 }

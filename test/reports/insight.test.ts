@@ -79,6 +79,7 @@ describe.each(DIALECTS)('report insight endpoints (%s)', (dialect) => {
       failingSince: '2025-04-11T07:00:00.000Z',
       avgDurationMs: 2334,
       lastFailureAuthor: 'Linus',
+      quarantine: null,
     });
     expect(specs[1]).toMatchObject({
       spec: 'search.cy.ts',
@@ -205,8 +206,20 @@ describe.each(DIALECTS)('report insight endpoints (%s)', (dialect) => {
       newlyFailing: [{ appId: shop, appName: 'shop', runId: 2 }],
       recovered: [{ appId: admin, appName: 'admin', runId: 5 }],
       newFailingSpecs: [
-        { appId: shop, appName: 'shop', spec: 'cart.cy.ts', failingSince: '2025-06-02T08:00:00.000Z' },
-        { appId: shop, appName: 'shop', spec: 'new.cy.ts', failingSince: '2025-06-02T08:10:00.000Z' },
+        {
+          appId: shop,
+          appName: 'shop',
+          spec: 'cart.cy.ts',
+          failingSince: '2025-06-02T08:00:00.000Z',
+          quarantined: false,
+        },
+        {
+          appId: shop,
+          appName: 'shop',
+          spec: 'new.cy.ts',
+          failingSince: '2025-06-02T08:10:00.000Z',
+          quarantined: false,
+        },
       ],
       fixedSpecs: [{ appId: admin, appName: 'admin', spec: 'users.cy.ts' }],
     });

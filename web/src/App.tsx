@@ -8,6 +8,7 @@ import { NotFoundPage } from './pages/NotFound';
 import { NotificationsPage } from './pages/Notifications';
 import { OverviewPage } from './pages/Overview';
 import { PullRequestsPage } from './pages/PullRequests';
+import { QuarantinePage } from './pages/Quarantine';
 import { SettingsPage } from './pages/Settings';
 import { StatusPage } from './pages/Status';
 import { TicketsPage } from './pages/Tickets';
@@ -20,6 +21,7 @@ const PAGES = [
   { path: '/pull-requests', label: 'Pull requests', Page: PullRequestsPage },
   { path: '/tickets', label: 'Tickets', Page: TicketsPage },
   { path: '/todos', label: 'To-dos', Page: TodosPage },
+  { path: '/quarantine', label: 'Quarantine', Page: QuarantinePage },
   { path: '/notifications', label: 'Notifications', Page: NotificationsPage },
   { path: '/status', label: 'Status', Page: StatusPage },
   { path: '/settings', label: 'Settings', Page: SettingsPage },

@@ -4,6 +4,7 @@ import * as reportSpecs from './002-report-specs.js';
 import * as webhooks from './003-webhooks.js';
 import * as integrationStatus from './004-integration-status.js';
 import * as pullRequestGitHubState from './005-pull-request-github-state.js';
+import * as quarantine from './008-quarantine.js';
 import * as appRepositoryUrl from './009-app-repository-url.js';
 
 /** Migrations are listed in code (not read from disk) so the built package needs no globbing. */
@@ -15,6 +16,7 @@ export const migrationProvider: MigrationProvider = {
       '003-webhooks': webhooks,
       '004-integration-status': integrationStatus,
       '005-pull-request-github-state': pullRequestGitHubState,
+      '008-quarantine': quarantine,
       '009-app-repository-url': appRepositoryUrl,
     });
   },

@@ -12,7 +12,7 @@ export interface JiraIssue {
   key: string;
   fields: {
     summary?: string | null;
-    status?: { name?: string } | null;
+    status?: { name?: string; statusCategory?: { key?: string } | null } | null;
     created?: string | null;
     updated?: string | null;
     assignee?: { displayName?: string } | null;
@@ -33,6 +33,11 @@ export interface JiraClient {
   readonly baseUrl: string;
   /** Every issue of a JQL query (up to 500), following `nextPageToken`. */
   search(jql: string): Promise<JiraIssue[]>;
+  /**
+   * The status category key of one issue (`new`, `indeterminate`, `done`), or null when Jira
+   * does not know the issue (deleted, moved out of reach): an answer, not a failure.
+   */
+  statusCategory(key: string): Promise<string | null>;
 }
 
 /** Jira's error body: `{errorMessages: [...], errors: {field: message}}`. */
@@ -70,6 +75,30 @@ export function createJiraClient(
     url.searchParams.set('fields', JIRA_FIELDS);
     url.searchParams.set('maxResults', String(maxResults));
     if (pageToken) url.searchParams.set('nextPageToken', pageToken);
+    const { status, body } = await getJson(url);
+    if (status < 200 || status >= 300)
+      throw new ExternalServiceError('Jira', describeJiraError(status, body));
+    if (!body || typeof body !== 'object' || !Array.isArray((body as SearchPage).issues)) {
+      throw new ExternalServiceError('Jira', 'Jira answered with an unexpected body');
+    }
+    return body;
+  }
+
+  async function requestStatusCategory(key: string): Promise<string | null> {
+    const url = new URL(`${settings.baseUrl}/rest/api/3/issue/${encodeURIComponent(key)}`);
+    url.searchParams.set('fields', 'status');
+    const { status, body } = await getJson(url);
+    if (status === 404) return null;
+    if (status < 200 || status >= 300)
+      throw new ExternalServiceError('Jira', describeJiraError(status, body));
+    const category = (body as Partial<JiraIssue> | undefined)?.fields?.status?.statusCategory?.key;
+    if (typeof category !== 'string') {
+      throw new ExternalServiceError('Jira', `Jira answered without a status category for ${key}`);
+    }
+    return category;
+  }
+
+  async function getJson(url: URL): Promise<{ status: number; body: unknown }> {
     let response: Response;
     try {
       response = await fetch(url, {
@@ -91,11 +120,7 @@ export function createJiraClient(
     } catch {
       body = undefined;
     }
-    if (!response.ok) throw new ExternalServiceError('Jira', describeJiraError(response.status, body));
-    if (!body || typeof body !== 'object' || !Array.isArray((body as SearchPage).issues)) {
-      throw new ExternalServiceError('Jira', 'Jira answered with an unexpected body');
-    }
-    return body;
+    return { status: response.status, body };
   }
 
   return {
@@ -110,5 +135,6 @@ export function createJiraClient(
       } while (pageToken && issues.length < MAX_ISSUES);
       return issues.slice(0, MAX_ISSUES);
     },
+    statusCategory: (key) => reportingOutcome(outcomes, () => requestStatusCategory(key)),
   };
 }

@@ -26,6 +26,7 @@ const unusedApi: JobsApi = {
   syncPullRequests: () => Promise.reject(new Error('not expected')),
   deleteCompletedTodos: () => Promise.reject(new Error('not expected')),
   fetchManualQaTickets: () => Promise.reject(new Error('not expected')),
+  reviewQuarantines: () => Promise.reject(new Error('not expected')),
 };
 
 describe('E2E report job', () => {
@@ -58,6 +59,36 @@ describe('E2E report job', () => {
     expect(messages[0]!.requestId).not.toBe(messages[1]!.requestId);
     expect(dateIn('America/Los_Angeles', at)).toBe('2025-03-01');
     await broker.close();
+  });
+
+  it('reviews the quarantines before it requests the report, and requests it even when the review fails', async () => {
+    const order: string[] = [];
+    const broker = {
+      publish: (channel: string) => {
+        order.push(`publish ${channel}`);
+        return Promise.resolve();
+      },
+    } satisfies Pick<Broker, 'publish'>;
+    let reviewFails = false;
+    const api: JobsApi = {
+      ...unusedApi,
+      reviewQuarantines: () => {
+        order.push('review');
+        return reviewFails
+          ? Promise.reject(new Error('API down'))
+          : Promise.resolve({ lifted: [], unchecked: 0, trackerError: null });
+      },
+    };
+    const jobs = createJobs(testConfig(), { broker, api, timezone: 'UTC' });
+    expect(await jobs['e2e-report'].run()).toMatchObject({ quarantineReview: { lifted: 0 } });
+    reviewFails = true;
+    expect(await jobs['e2e-report'].run()).toMatchObject({ quarantineReview: { failed: 'API down' } });
+    expect(order).toEqual([
+      'review',
+      `publish ${CHANNELS.reportGenerate}`,
+      'review',
+      `publish ${CHANNELS.reportGenerate}`,
+    ]);
   });
 
   it('fails (so the run is recorded as failed) when the broker refuses the message', async () => {

@@ -15,6 +15,8 @@ export interface JobsApi {
   deleteCompletedTodos(): Promise<number>;
   /** The manual_qa tracker query (`GET /api/tracker/manual_qa`). */
   fetchManualQaTickets(): Promise<{ total: number; keys: string[] }>;
+  /** `POST /api/quarantine/review`: lifts quarantines whose ticket is done or that expired. */
+  reviewQuarantines(): Promise<{ lifted: unknown[]; unchecked: number; trackerError: string | null }>;
 }
 
 export interface JobDefinition {
@@ -49,7 +51,21 @@ export function manualTestingMessage(count: number): string {
   return `${count} tickets need manual testing`;
 }
 
-/** The four jobs (docs/contract-notes.md, "Scheduled jobs"), with the schedules in force (defaults or override variables). */
+/**
+ * The review, as a job: a tracker that could not be asked fails the run (shown on /api/status)
+ * after the expired quarantines were lifted; the quarantines it could not check wait for the next run.
+ */
+async function reviewQuarantines(api: JobsApi) {
+  const result = await api.reviewQuarantines();
+  if (result.trackerError !== null) {
+    throw new Error(
+      `${result.lifted.length} lifted; ${result.unchecked} left for the next run: ${result.trackerError}`,
+    );
+  }
+  return { lifted: result.lifted.length };
+}
+
+/** The jobs (docs/contract-notes.md, "Scheduled jobs"), with the schedules in force (defaults or override variables). */
 export function createJobs(config: Pick<Config, 'jobs'>, deps: JobDeps): Record<JobName, JobDefinition> {
   const now = deps.now ?? (() => new Date());
   const newRequestId = deps.newRequestId ?? randomUUID;
@@ -59,9 +75,15 @@ export function createJobs(config: Pick<Config, 'jobs'>, deps: JobDeps): Record<
       description: 'Requests the daily E2E report (publishes on e2e:report:generate)',
       schedule: config.jobs.e2eReport,
       async run() {
+        // Known failures whose ticket is done must alert again in today's report: review first.
+        // The report is requested whatever the review's outcome (its failure is in the result).
+        const quarantineReview = await reviewQuarantines(deps.api).then(
+          (outcome) => outcome,
+          (error: unknown) => ({ failed: error instanceof Error ? error.message : String(error) }),
+        );
         const message = { date: dateIn(deps.timezone, now()), requestId: newRequestId() };
         await deps.broker.publish(CHANNELS.reportGenerate, message);
-        return message;
+        return { ...message, quarantineReview };
       },
     },
     'pr-management': {
@@ -96,6 +118,13 @@ export function createJobs(config: Pick<Config, 'jobs'>, deps: JobDeps): Record<
       async run() {
         return { deleted: await deps.api.deleteCompletedTodos() };
       },
+    },
+    'quarantine-review': {
+      name: 'quarantine-review',
+      description:
+        'Lifts quarantines whose tracker ticket is done or that expired (one info notification each)',
+      schedule: config.jobs.quarantineReview,
+      run: () => reviewQuarantines(deps.api),
     },
   };
 }

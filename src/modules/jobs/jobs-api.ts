@@ -14,6 +14,7 @@ export function createJobsApi(client: () => DashboardClient): JobsApi & AppTrigg
       const { data } = await client().tracker.manualQa();
       return { total: data.total, keys: data.issues.map((issue) => issue.key) };
     },
+    reviewQuarantines: async () => (await client().quarantine.review()).data,
     listApps: () => client().apps.listAll(),
     triggerRun: async (appId) => (await client().manualRuns.trigger(appId)).data,
   };

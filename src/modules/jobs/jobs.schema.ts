@@ -2,14 +2,16 @@ import { type Static, Type } from '@sinclair/typebox';
 import { OrNull, Timestamp } from '../../http/schemas.js';
 
 /**
- * The four scheduled jobs of the spec. Names mirror their override variables
- * (`E2E_REPORT_CRON_SCHEDULE` → `e2e-report`, …) so an operator can tell which variable moves which job.
+ * The four scheduled jobs of the spec, then the quarantine review. Names mirror their override
+ * variables (`E2E_REPORT_CRON_SCHEDULE` → `e2e-report`, …) so an operator can tell which variable
+ * moves which job.
  */
 export const JOB_NAMES = [
   'e2e-report',
   'pr-management',
   'manual-tickets-reminder',
   'delete-completed-todos',
+  'quarantine-review',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -31,6 +33,7 @@ const JOB_ALIASES: Record<string, JobName> = {
   'manual-tickets-reminder-schedule': 'manual-tickets-reminder',
   'delete-completed-to-dos': 'delete-completed-todos',
   'delete-completed-todos-schedule': 'delete-completed-todos',
+  'quarantine-review-schedule': 'quarantine-review',
 };
 
 /**

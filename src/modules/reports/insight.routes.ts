@@ -12,7 +12,9 @@ import {
 
 const tags = ['E2E reports'];
 // Tables each cached answer is read from.
-const specTables = { tables: ['e2e_report_summaries', 'e2e_report_details', 'e2e_report_specs', 'apps'] };
+const specTables = {
+  tables: ['e2e_report_summaries', 'e2e_report_details', 'e2e_report_specs', 'apps', 'quarantines'],
+};
 
 /** Per-spec statistics of a report detail and the day-over-day changes. */
 export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService }> = async (

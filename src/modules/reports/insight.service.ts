@@ -1,6 +1,7 @@
 import type { Page } from '../../http/pagination.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { addDays } from '../../shared/time.js';
+import { NO_QUARANTINES, type QuarantineEffects } from '../quarantine/report-effects.js';
 import type { DetailWithApp, ReportsRepository } from './reports.repository.js';
 import type { ReportChanges } from './reports.schema.js';
 import { type SpecsRepository, type SpecStatus, toSpecStat } from './specs.repository.js';
@@ -8,6 +9,7 @@ import { type SpecsRepository, type SpecStatus, toSpecStat } from './specs.repos
 export interface InsightServiceDeps {
   reportsRepository: ReportsRepository;
   specsRepository: SpecsRepository;
+  quarantine?: QuarantineEffects;
 }
 
 const specKey = (appId: number, spec: string) => `${appId}\u0000${spec}`;
@@ -16,6 +18,7 @@ const specKey = (appId: number, spec: string) => `${appId}\u0000${spec}`;
 export function createInsightService({
   reportsRepository: reports,
   specsRepository: specs,
+  quarantine = NO_QUARANTINES,
 }: InsightServiceDeps) {
   async function readySummary(date: string) {
     const summary = await reports.findSummaryByDate(date);
@@ -42,7 +45,7 @@ export function createInsightService({
 
   function specChanges(current: SpecStatus[], previous: SpecStatus[], appNames: Map<number, string>) {
     const before = new Map(previous.map((spec) => [specKey(spec.appId, spec.spec), spec.lastStatus]));
-    const newFailingSpecs: ReportChanges['newFailingSpecs'] = [];
+    const newFailingSpecs: Omit<ReportChanges['newFailingSpecs'][number], 'quarantined'>[] = [];
     const fixedSpecs: ReportChanges['fixedSpecs'] = [];
     for (const spec of current) {
       const was = before.get(specKey(spec.appId, spec.spec));
@@ -73,7 +76,7 @@ export function createInsightService({
       if (!summary) throw new NotFoundError(`Report ${summaryId} not found`);
       if (!appExists) throw new NotFoundError(`Application ${appId} not found`);
       const { rows, total } = await specs.page(summaryId, appId, page.limit, page.offset);
-      return { items: rows.map(toSpecStat), total };
+      return { items: await quarantine.annotateSpecs(appId, rows.map(toSpecStat)), total };
     },
 
     /** The ready report of `date` against the ready report of the day before. */
@@ -99,11 +102,13 @@ export function createInsightService({
         specs.statusesOfSummary(previous.id),
       ]);
       const appNames = new Map(currentDetails.map((detail) => [detail.app_id, detail.app_name]));
+      const { newFailingSpecs, fixedSpecs } = specChanges(currentSpecs, previousSpecs, appNames);
       return {
         date,
         previousDate,
         ...appChanges(currentDetails, previousDetails),
-        ...specChanges(currentSpecs, previousSpecs, appNames),
+        newFailingSpecs: await quarantine.flagNewFailingSpecs(newFailingSpecs),
+        fixedSpecs,
       };
     },
   };

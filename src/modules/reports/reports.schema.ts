@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
 import { IdParam, JsonQuery, OrNull, QueryFlag, Timestamp } from '../../http/schemas.js';
 import { ERROR_CODE_KEYWORD } from '../../http/validation.js';
+import { SpecQuarantine } from '../quarantine/quarantine.schema.js';
 
 const CalendarDate = Type.String({ format: 'calendar-date', examples: ['2025-03-01'] });
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('ready'), Type.Literal('failed')]);
@@ -213,6 +214,7 @@ export const SpecStat = Type.Object(
     failingSince: OrNull(Timestamp),
     avgDurationMs: OrNull(Type.Integer()),
     lastFailureAuthor: OrNull(Type.String()),
+    quarantine: OrNull(SpecQuarantine),
   },
   { title: 'SpecStat' },
 );
@@ -241,6 +243,7 @@ export const ReportChanges = Type.Object({
       appName: Type.String(),
       spec: Type.String(),
       failingSince: OrNull(Timestamp),
+      quarantined: Type.Boolean(),
     }),
   ),
   fixedSpecs: Type.Array(Type.Object({ appId: Type.Integer(), appName: Type.String(), spec: Type.String() })),

@@ -6,6 +6,7 @@ import type { AppsRepository } from '../apps/apps.repository.js';
 import { toApplicationDetails } from '../apps/apps.service.js';
 import { publishReportRequest } from './report-requests.js';
 import { createInsightService } from './insight.service.js';
+import type { QuarantineEffects } from '../quarantine/report-effects.js';
 import type { DetailRow, ReportsRepository, SummaryFilter, SummaryRow } from './reports.repository.js';
 import type { Enrichments, ReportDetail, ReportSummary, TrendPoint } from './reports.schema.js';
 import { presentSummaries, toDetail } from './summary-view.js';
@@ -33,11 +34,17 @@ export interface ReportsServiceDeps {
   appsRepository: AppsRepository;
   broker: Broker;
   staleMs: number;
+  /** Known failures shown on spec items and changes (none when absent). */
+  quarantine?: QuarantineEffects;
 }
 
 export function createReportsService(deps: ReportsServiceDeps) {
   const { reportsRepository: repository, appsRepository, broker } = deps;
-  const insight = createInsightService({ reportsRepository: repository, specsRepository: repository.specs });
+  const insight = createInsightService({
+    reportsRepository: repository,
+    specsRepository: repository.specs,
+    ...(deps.quarantine ? { quarantine: deps.quarantine } : {}),
+  });
   const present = async (row: SummaryRow) => (await presentSummaries([row], appsRepository))[0]!;
 
   /** Publishes a request for the date; the broker being down is a 503 (nothing changed yet). */

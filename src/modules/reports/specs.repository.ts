@@ -36,7 +36,7 @@ export async function insertSpecs(db: Db, reportDetailId: number, specs: readonl
   }
 }
 
-export function toSpecStat(row: SpecRowStored): Omit<SpecStat, 'lastRunNumber'> {
+export function toSpecStat(row: SpecRowStored): Omit<SpecStat, 'lastRunNumber' | 'quarantine'> {
   return {
     spec: row.spec,
     totalRuns: row.total_runs,

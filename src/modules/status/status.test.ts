@@ -85,6 +85,7 @@ describe.each(DIALECTS)('GET /api/status on a bare configuration (%s)', (dialect
       'pr-management',
       'manual-tickets-reminder',
       'delete-completed-todos',
+      'quarantine-review',
     ]);
     expect(listed).toEqual(jobs.json().data);
   });

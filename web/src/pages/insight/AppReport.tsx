@@ -7,6 +7,7 @@ import { Link, usePageTitle, usePath, useQueryParam } from '../../lib/router';
 import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../../lib/time';
 import { useAsync } from '../../lib/useAsync';
 import { AppTrend } from './AppTrend';
+import { FailingSpecActions, type FailingSpecContext, KnownFailuresTable } from './FailingSpecActions';
 import { appIdFromPath, dateFromSearch, formatDuration, lastFailureAuthor, specLists } from './links';
 import './insight.css';
 
@@ -38,10 +39,12 @@ function SpecTable({
   caption,
   specs,
   columns,
+  actions,
 }: {
   caption: string;
   specs: SpecStat[];
   columns: 'failing' | 'flaky' | 'slow';
+  actions?: (spec: SpecStat) => React.ReactNode;
 }) {
   return (
     <div className="table-wrap">
@@ -56,6 +59,11 @@ function SpecTable({
             {columns === 'slow' && <th scope="col">Average duration</th>}
             <th scope="col">Failed runs</th>
             <th scope="col">Success rate</th>
+            {actions && (
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -89,6 +97,7 @@ function SpecTable({
                 {spec.failedRuns} <span className="muted small">of {spec.totalRuns}</span>
               </td>
               <td data-label="Success rate">{spec.totalRuns ? formatPercent(spec.successRate) : '—'}</td>
+              {actions && <td className="actions-cell">{actions(spec)}</td>}
             </tr>
           ))}
         </tbody>
@@ -146,6 +155,15 @@ export function AppReportPage() {
   const { data } = state;
   const lists = specLists(data?.specs ?? []);
   const author = lastFailureAuthor(data?.specs ?? []);
+  // Quarantined failures are shown apart: the failing list holds only the new ones.
+  const newFailing = lists.failing.filter((spec) => !spec.quarantine);
+  const knownFailing = lists.failing.filter((spec) => spec.quarantine);
+  const contextOf = (spec: SpecStat): FailingSpecContext => ({
+    appId,
+    appName: name ?? `App ${appId}`,
+    date,
+    spec,
+  });
 
   return (
     <>
@@ -223,15 +241,27 @@ export function AppReportPage() {
           <Section
             id="failing-specs"
             title="Failing specs"
-            count={lists.failing.length}
-            empty="No spec is failing in its last run."
+            count={newFailing.length}
+            empty={
+              knownFailing.length > 0
+                ? 'Every failing spec is a known failure.'
+                : 'No spec is failing in its last run.'
+            }
           >
             <SpecTable
               caption="Failing specs, most failed runs first"
-              specs={lists.failing}
+              specs={newFailing}
               columns="failing"
+              actions={(spec) => (
+                <FailingSpecActions context={contextOf(spec)} onQuarantined={state.reload} />
+              )}
             />
           </Section>
+          {knownFailing.length > 0 && (
+            <Section id="known-failures" title="Known failures" count={knownFailing.length} empty="">
+              <KnownFailuresTable specs={knownFailing} contextOf={contextOf} />
+            </Section>
+          )}
           <Section
             id="flaky-specs"
             title="Flaky specs"
