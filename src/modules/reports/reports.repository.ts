@@ -1,7 +1,12 @@
-import type { Selectable } from 'kysely';
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
-import type { E2eManualRunsTable, E2eReportDetailsTable, E2eReportSummariesTable } from '../../db/schema.js';
+import type {
+  Database,
+  E2eManualRunsTable,
+  E2eReportDetailsTable,
+  E2eReportSummariesTable,
+} from '../../db/schema.js';
 import { nowIso, todayUtc } from '../../shared/time.js';
 import type { Aggregate } from './aggregation.js';
 import { createSpecsRepository, insertSpecs } from './specs.repository.js';
@@ -20,6 +25,13 @@ export interface SummaryFilter {
 export interface DetailWithApp extends DetailRow {
   app_name: string;
 }
+
+/**
+ * A summary whose row holds the figures of a ready version: the ready ones, and the pending or
+ * failed ones that were ready before (rows from before `ready_at` existed were migrated).
+ */
+const hasReadyVersion = (eb: ExpressionBuilder<Database, 'e2e_report_summaries'>) =>
+  eb.or([eb('status', '=', 'ready'), eb('ready_at', 'is not', null)]);
 
 export function createReportsRepository(db: Db) {
   async function findSummaryByDate(date: string): Promise<SummaryRow | undefined> {
@@ -52,14 +64,35 @@ export function createReportsRepository(db: Db) {
 
     /**
      * Creates the date's summary as `pending`, or puts the existing one (same id) back to
-     * `pending`; touching `updated_at` restarts the stale clock. Never duplicates a date.
+     * `pending`; touching `updated_at` restarts the stale clock. Never duplicates a date, and never
+     * touches the figures and details of the last ready version (they stay until a newer one is
+     * saved). Without `attempt` (a new request) the progress starts over at attempt 1; with it (the
+     * worker starting an attempt) a generation already pending keeps its queue time and last error.
      */
-    async markPending(date: string): Promise<SummaryRow> {
+    async markPending(date: string, attempt?: number): Promise<SummaryRow> {
       const now = nowIso();
       const update = () =>
         db
           .updateTable('e2e_report_summaries')
-          .set({ status: 'pending', updated_at: now })
+          .set(
+            attempt === undefined
+              ? {
+                  status: 'pending',
+                  updated_at: now,
+                  attempt: 1,
+                  next_attempt_at: null,
+                  last_error: null,
+                  queued_at: now,
+                }
+              : {
+                  status: 'pending',
+                  updated_at: now,
+                  attempt,
+                  next_attempt_at: null,
+                  last_error: sql<string | null>`CASE WHEN status = 'pending' THEN last_error END`,
+                  queued_at: sql<string>`CASE WHEN status = 'pending' AND queued_at IS NOT NULL THEN queued_at ELSE ${now} END`,
+                },
+          )
           .where('date', '=', date)
           .returningAll()
           .executeTakeFirst();
@@ -77,6 +110,8 @@ export function createReportsRepository(db: Db) {
             success_rate: 0,
             created_at: now,
             updated_at: now,
+            attempt: attempt ?? 1,
+            queued_at: now,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
@@ -87,15 +122,40 @@ export function createReportsRepository(db: Db) {
       }
     },
 
-    async markFailed(date: string): Promise<void> {
+    /** An attempt failed and the next one (`attempt`, 1-based) is due at `nextAttemptAt`. */
+    async markRetrying(
+      date: string,
+      attempt: number,
+      nextAttemptAt: string,
+      lastError: string,
+    ): Promise<void> {
       await db
         .updateTable('e2e_report_summaries')
-        .set({ status: 'failed', updated_at: nowIso() })
+        .set({ attempt, next_attempt_at: nextAttemptAt, last_error: lastError, updated_at: nowIso() })
+        .where('date', '=', date)
+        .where('status', '=', 'pending')
+        .execute();
+    },
+
+    /** Every attempt failed; the last ready version (if any) stays on the row. */
+    async markFailed(date: string, attempts: number, lastError: string): Promise<void> {
+      await db
+        .updateTable('e2e_report_summaries')
+        .set({
+          status: 'failed',
+          updated_at: nowIso(),
+          attempt: attempts,
+          next_attempt_at: null,
+          last_error: lastError,
+        })
         .where('date', '=', date)
         .execute();
     },
 
-    /** The date's summary becomes `ready` with its totals, and its details are replaced, in one transaction. */
+    /**
+     * The date's summary becomes `ready` with its totals, and its details are replaced, in one
+     * transaction: readers see the last ready version or this one, never a mix or nothing.
+     */
     async saveReport(date: string, aggregate: Aggregate): Promise<SummaryRow> {
       return db.transaction().execute(async (trx) => {
         const now = nowIso();
@@ -113,6 +173,11 @@ export function createReportsRepository(db: Db) {
           day_failed_runs: day('failedRuns'),
           apps_without_runs: JSON.stringify(aggregate.appsWithoutRuns),
           updated_at: now,
+          ready_at: now,
+          attempt: null,
+          next_attempt_at: null,
+          last_error: null,
+          queued_at: null,
         };
         let summary = await trx
           .updateTable('e2e_report_summaries')
@@ -217,7 +282,7 @@ export function createReportsRepository(db: Db) {
       return { rows, total: toCount(count.total) };
     },
 
-    /** Ready summaries and their details between two dates (trends). */
+    /** Summaries with a ready version between two dates, and that version's details (trends). */
     async readyBetween(
       from: string,
       to: string,
@@ -225,7 +290,7 @@ export function createReportsRepository(db: Db) {
       const summaries = await db
         .selectFrom('e2e_report_summaries')
         .selectAll()
-        .where('status', '=', 'ready')
+        .where(hasReadyVersion)
         .where('date', '>=', from)
         .where('date', '<=', to)
         .orderBy('date')
