@@ -81,10 +81,14 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('report state and links, 
       await waitText(table(freshPage), /Shop web[\s\S]*50\.0%/);
       expect(await freshPage.locator('.report-figures.is-stale').count()).toBe(1);
       await waitText(freshPage.getByTestId('since-yesterday'), /.+/);
+      // The application's own report shows the same kept version, specs included.
+      await table(freshPage).getByRole('link', { name: 'Shop web', exact: true }).click();
+      await waitText(freshPage.getByRole('alert'), new RegExp(expected));
+      await waitText(freshPage.locator('main'), /spec-2\.cy\.ts/);
     } finally {
+      stack.cypress.failures = [];
       await fresh.close();
     }
-    stack.cypress.failures = [];
   }, 90_000);
 
   it('keeps the report date in the address, through a reload; a bad date falls back to today', async () => {
