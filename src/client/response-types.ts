@@ -20,8 +20,16 @@ export type ReportDetail = Omit<ReportDetailSchema, 'app'> & {
 /** A tracked pull request with GitHub's live details (`scmDetails`). */
 export type PullRequestDetails = Static<typeof PullRequestDetailsResponse>['data'];
 
-/** The body of `GET /api/e2e_run_report`: ready/failed report, or a pending summary (202). */
-export type ReportRun = Omit<Static<typeof RunReportResponse>, 'details'> & { details?: ReportDetail[] };
+type RunReportBody = Static<typeof RunReportResponse>;
+
+/**
+ * The body of `GET /api/e2e_run_report`: ready/failed report, or a pending summary (202); with the
+ * last ready version of the date while the summary is pending or failed.
+ */
+export type ReportRun = Omit<RunReportBody, 'details' | 'lastReady'> & {
+  details?: ReportDetail[];
+  lastReady?: { summary: RunReportBody['summary']; details?: ReportDetail[] };
+};
 
 /** The `data` of `GET /api/e2e_reports/trends`. */
 export type Trends = Static<typeof TrendsResponse>['data'];

@@ -100,6 +100,14 @@ export interface E2eReportSummariesTable {
   apps_without_runs: string | null;
   created_at: CreatedAt;
   updated_at: string;
+  /** When the figures and details on this row were generated; null until the date is first ready. */
+  ready_at: Generated<string | null>;
+  /** The generation under way or failed (null on a ready row): 1-based attempt, next due time, last error. */
+  attempt: Generated<number | null>;
+  next_attempt_at: Generated<string | null>;
+  last_error: Generated<string | null>;
+  /** When the generation under way (or failed) was requested. */
+  queued_at: Generated<string | null>;
 }
 
 export interface E2eReportDetailsTable {

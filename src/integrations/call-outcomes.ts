@@ -18,9 +18,13 @@ const MAX_MESSAGE_LENGTH = 200;
 /**
  * A failure as a short line fit for a status page: no query strings (they may carry tokens, as
  * the Cypress report URL does), no user:password in URLs, none of the given secret values, one
- * line, at most 200 characters.
+ * line, at most 200 characters (or `maxLength`).
  */
-export function describeFailure(error: unknown, secrets: readonly (string | undefined)[] = []): string {
+export function describeFailure(
+  error: unknown,
+  secrets: readonly (string | undefined)[] = [],
+  maxLength = MAX_MESSAGE_LENGTH,
+): string {
   let message =
     error instanceof Error ? error.message : typeof error === 'string' ? error : 'unknown failure';
   message = message
@@ -32,7 +36,7 @@ export function describeFailure(error: unknown, secrets: readonly (string | unde
   }
   message = message.replace(/\s+/g, ' ').trim();
   if (message === '') message = error instanceof Error ? error.name : 'unknown failure';
-  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : message;
+  return message.length > maxLength ? `${message.slice(0, maxLength - 1)}…` : message;
 }
 
 /** Runs one outbound call and reports how it went; the call's own result or error is passed on. */

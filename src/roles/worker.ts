@@ -33,6 +33,7 @@ export async function startReportWorker(container: Container): Promise<ReportWor
       error: (object, message) => log.error(object, message),
     },
     settings: config.reports,
+    secrets: [config.cypress.apiKey],
     onProcessed: (outcome, seconds) => container.metrics.reportProcessed(outcome, seconds),
   });
   let stopped = false;

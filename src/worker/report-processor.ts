@@ -5,12 +5,13 @@ import type { NotificationSink } from '../modules/notifications/notification-sin
 import type { QuarantineEffects } from '../modules/quarantine/report-effects.js';
 import { createAggregator, reportWindow } from '../modules/reports/aggregation.js';
 import { reportNotifications } from '../modules/reports/report-notifications.js';
+import { lastErrorOf, MAX_ATTEMPTS } from '../modules/reports/report-progress.js';
 import { dedupFor, parseReportRequest, type ReportRequest } from '../modules/reports/report-requests.js';
 import type { ReportsRepository } from '../modules/reports/reports.repository.js';
 import { addDays } from '../shared/time.js';
 
 /** Spec: 3 retries, 5 s, 10 s, 20 s (`REPORT_RETRY_BASE_MS`, doubling). */
-export const MAX_RETRIES = 3;
+export const MAX_RETRIES = MAX_ATTEMPTS - 1;
 const LOCK_BUSY_DELAY_MS = 1000;
 const TAKE_WAIT_MS = 1000;
 /** Name of the lock that lets one worker at a time sweep stale pending reports. */
@@ -45,6 +46,8 @@ export interface ReportProcessorDeps {
   settings: { retryBaseMs: number; visibilityMs: number; staleMs: number };
   onProcessed?: (outcome: ProcessingOutcome, seconds: number) => void;
   workerId?: string;
+  /** Values masked out of the error a summary shows (the test-results key). */
+  secrets?: readonly (string | undefined)[];
 }
 
 /** The message as published (every field kept, also ones this service does not use). */
@@ -93,7 +96,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
   }
 
   async function generate(request: ReportRequest) {
-    await repository.markPending(request.date);
+    await repository.markPending(request.date, (request.retryCount ?? 0) + 1);
     const apps = await repository.watchedApps();
     const aggregator = createAggregator(apps, request.date);
     if (apps.length > 0) {
@@ -129,7 +132,15 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     if (retryCount < MAX_RETRIES) {
       const delay = settings.retryBaseMs * 2 ** retryCount;
       const retry = JSON.stringify({ ...messageObject(payload), retryCount: retryCount + 1 });
-      await queue.retryLater(workerId, payload, retry, Date.now() + delay);
+      const dueAt = Date.now() + delay;
+      // Written before the move so a reader never sees the retry queued without its due time.
+      await repository.markRetrying(
+        request.date,
+        retryCount + 2,
+        new Date(dueAt).toISOString(),
+        lastErrorOf(error, deps.secrets),
+      );
+      await queue.retryLater(workerId, payload, retry, dueAt);
       log.warn(
         {
           err: error,
@@ -152,7 +163,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
       date: request.date,
       timestamp: new Date().toISOString(),
     };
-    await repository.markFailed(request.date);
+    await repository.markFailed(request.date, retryCount + 1, lastErrorOf(error, deps.secrets));
     await queue.deadLetter(workerId, payload, entry);
     log.error(
       { err: error, date: request.date, requestId: request.requestId },

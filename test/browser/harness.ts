@@ -54,9 +54,11 @@ const CYPRESS_KEY = 'cypress-key';
 /**
  * The real server (API and report worker roles, embedded broker, in-memory SQLite) with fake
  * integrations; `bare` leaves every credential unset, as a first `npm start` does (the base URLs
- * still point at the fakes, so nothing can reach the internet).
+ * still point at the fakes, so nothing can reach the internet); `env` overrides variables.
  */
-export async function startStack(options: { bare?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  options: { bare?: boolean; env?: Record<string, string> } = {},
+): Promise<Stack> {
   const github = await startFakeGitHub({ token: 'gh-token' });
   const jira = await startFakeJira(JIRA);
   const circleci = await startFakeCircleCi(CIRCLE_TOKEN);
@@ -75,6 +77,7 @@ export async function startStack(options: { bare?: boolean } = {}): Promise<Stac
     CIRCLECI_BASE_URL: circleci.url,
     CYPRESS_BASE_URL: cypress.url,
     ...(options.bare ? {} : integrationVariables({ jira })),
+    ...options.env,
   });
   const service = await startService(config);
   if (!service.address) throw new Error('the api role did not start');

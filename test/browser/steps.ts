@@ -28,9 +28,14 @@ export interface BrowserSession {
  * Builds the UI when it is stale, starts the stack (bare: no integration credentials) and a fresh
  * Chromium, and hands back its first tab.
  */
-export async function openSession(options: { bare?: boolean } = {}): Promise<BrowserSession> {
+export async function openSession(
+  options: { bare?: boolean; env?: Record<string, string> } = {},
+): Promise<BrowserSession> {
   await ensureWebBuild();
-  const stack = await startStack({ bare: options.bare ?? false });
+  const stack = await startStack({
+    bare: options.bare ?? false,
+    ...(options.env ? { env: options.env } : {}),
+  });
   const browser = await launchBrowser();
   const page = browser.context.pages()[0] ?? (await browser.context.newPage());
   return { stack, browser, page };

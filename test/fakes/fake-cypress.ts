@@ -45,6 +45,8 @@ export interface FakeCypress {
   rowSource: ((projects: string[]) => Iterable<FakeSpecRow>) | undefined;
   /** Statuses answered, in order, by the next requests (then normal answers resume). */
   failures: number[];
+  /** When set, the body of those failures, as plain text (an upstream error page, say). */
+  failureText: string | undefined;
   /** The next N requests are never answered (timeouts). */
   hangs: number;
   /** Delay before answering, in ms. */
@@ -78,6 +80,7 @@ export async function startFakeCypress(options: { apiKey?: string } = {}): Promi
     rows: [],
     rowSource: undefined,
     failures: [],
+    failureText: undefined,
     hangs: 0,
     delayMs: 0,
     maxConcurrent: 0,
@@ -109,6 +112,10 @@ export async function startFakeCypress(options: { apiKey?: string } = {}): Promi
       const failure = state.failures.shift();
       if (failure !== undefined) {
         record(failure);
+        if (state.failureText !== undefined) {
+          res.writeHead(failure, { 'content-type': 'text/plain' });
+          return res.end(state.failureText);
+        }
         return sendJson(res, failure, { error: `Simulated failure ${failure}` });
       }
       const missing = ['report_id', 'export_format', 'start_date', 'end_date'].filter(

@@ -6,6 +6,7 @@ import * as integrationStatus from './004-integration-status.js';
 import * as pullRequestGitHubState from './005-pull-request-github-state.js';
 import * as quarantine from './008-quarantine.js';
 import * as appRepositoryUrl from './009-app-repository-url.js';
+import * as reportVersions from './006-report-versions.js';
 
 /** Migrations are listed in code (not read from disk) so the built package needs no globbing. */
 export const migrationProvider: MigrationProvider = {
@@ -18,6 +19,7 @@ export const migrationProvider: MigrationProvider = {
       '005-pull-request-github-state': pullRequestGitHubState,
       '008-quarantine': quarantine,
       '009-app-repository-url': appRepositoryUrl,
+      '006-report-versions': reportVersions,
     });
   },
 };

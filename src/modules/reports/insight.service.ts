@@ -4,6 +4,7 @@ import { addDays } from '../../shared/time.js';
 import { NO_QUARANTINES, type QuarantineEffects } from '../quarantine/report-effects.js';
 import type { DetailWithApp, ReportsRepository } from './reports.repository.js';
 import type { ReportChanges } from './reports.schema.js';
+import { hasReadyVersion } from './summary-view.js';
 import { type SpecsRepository, type SpecStatus, toSpecStat } from './specs.repository.js';
 
 export interface InsightServiceDeps {
@@ -20,9 +21,10 @@ export function createInsightService({
   specsRepository: specs,
   quarantine = NO_QUARANTINES,
 }: InsightServiceDeps) {
+  /** The date's summary when it holds a ready version: its own, or the last one kept while it regenerates or after it failed. */
   async function readySummary(date: string) {
     const summary = await reports.findSummaryByDate(date);
-    return summary?.status === 'ready' ? summary : undefined;
+    return summary && hasReadyVersion(summary) ? summary : undefined;
   }
 
   function appChanges(current: DetailWithApp[], previous: DetailWithApp[]) {
@@ -79,7 +81,7 @@ export function createInsightService({
       return { items: await quarantine.annotateSpecs(appId, rows.map(toSpecStat)), total };
     },
 
-    /** The ready report of `date` against the ready report of the day before. */
+    /** The (last) ready report of `date` against the (last) ready report of the day before. */
     async changes(date: string): Promise<ReportChanges> {
       const summary = await readySummary(date);
       if (!summary) throw new NotFoundError(`No ready report for ${date}`);

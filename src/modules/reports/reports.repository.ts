@@ -1,9 +1,15 @@
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { isStorableId, isUniqueViolation, toCount, toDbBoolean } from '../../db/errors.js';
-import type { E2eManualRunsTable, E2eReportDetailsTable, E2eReportSummariesTable } from '../../db/schema.js';
+import { isStorableId, toCount, toDbBoolean } from '../../db/errors.js';
+import type {
+  Database,
+  E2eManualRunsTable,
+  E2eReportDetailsTable,
+  E2eReportSummariesTable,
+} from '../../db/schema.js';
 import { nowIso, todayUtc } from '../../shared/time.js';
 import type { Aggregate } from './aggregation.js';
+import { createReportStateRepository } from './report-state.repository.js';
 import { createSpecsRepository, insertSpecs } from './specs.repository.js';
 
 export type SummaryRow = Selectable<E2eReportSummariesTable>;
@@ -20,6 +26,13 @@ export interface SummaryFilter {
 export interface DetailWithApp extends DetailRow {
   app_name: string;
 }
+
+/**
+ * A summary whose row holds the figures of a ready version: the ready ones, and the pending or
+ * failed ones that were ready before (rows from before `ready_at` existed were migrated).
+ */
+const hasReadyVersion = (eb: ExpressionBuilder<Database, 'e2e_report_summaries'>) =>
+  eb.or([eb('status', '=', 'ready'), eb('ready_at', 'is not', null)]);
 
 export function createReportsRepository(db: Db) {
   async function findSummaryByDate(date: string): Promise<SummaryRow | undefined> {
@@ -41,6 +54,7 @@ export function createReportsRepository(db: Db) {
   return {
     /** The per-spec statistics stored with the details. */
     specs: createSpecsRepository(db),
+    ...createReportStateRepository(db),
     findSummaryByDate,
     /** Details of a summary with their app's name, ordered by app name. */
     listDetails,
@@ -51,51 +65,9 @@ export function createReportsRepository(db: Db) {
     },
 
     /**
-     * Creates the date's summary as `pending`, or puts the existing one (same id) back to
-     * `pending`; touching `updated_at` restarts the stale clock. Never duplicates a date.
+     * The date's summary becomes `ready` with its totals, and its details are replaced, in one
+     * transaction: readers see the last ready version or this one, never a mix or nothing.
      */
-    async markPending(date: string): Promise<SummaryRow> {
-      const now = nowIso();
-      const update = () =>
-        db
-          .updateTable('e2e_report_summaries')
-          .set({ status: 'pending', updated_at: now })
-          .where('date', '=', date)
-          .returningAll()
-          .executeTakeFirst();
-      const existing = await update();
-      if (existing) return existing;
-      try {
-        return await db
-          .insertInto('e2e_report_summaries')
-          .values({
-            date,
-            status: 'pending',
-            total_runs: 0,
-            passed_runs: 0,
-            failed_runs: 0,
-            success_rate: 0,
-            created_at: now,
-            updated_at: now,
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-      } catch (error) {
-        // Another process created it between our update and insert.
-        if (!isUniqueViolation(error)) throw error;
-        return (await update())!;
-      }
-    },
-
-    async markFailed(date: string): Promise<void> {
-      await db
-        .updateTable('e2e_report_summaries')
-        .set({ status: 'failed', updated_at: nowIso() })
-        .where('date', '=', date)
-        .execute();
-    },
-
-    /** The date's summary becomes `ready` with its totals, and its details are replaced, in one transaction. */
     async saveReport(date: string, aggregate: Aggregate): Promise<SummaryRow> {
       return db.transaction().execute(async (trx) => {
         const now = nowIso();
@@ -113,6 +85,11 @@ export function createReportsRepository(db: Db) {
           day_failed_runs: day('failedRuns'),
           apps_without_runs: JSON.stringify(aggregate.appsWithoutRuns),
           updated_at: now,
+          ready_at: now,
+          attempt: null,
+          next_attempt_at: null,
+          last_error: null,
+          queued_at: null,
         };
         let summary = await trx
           .updateTable('e2e_report_summaries')
@@ -217,7 +194,7 @@ export function createReportsRepository(db: Db) {
       return { rows, total: toCount(count.total) };
     },
 
-    /** Ready summaries and their details between two dates (trends). */
+    /** Summaries with a ready version between two dates, and that version's details (trends). */
     async readyBetween(
       from: string,
       to: string,
@@ -225,7 +202,7 @@ export function createReportsRepository(db: Db) {
       const summaries = await db
         .selectFrom('e2e_report_summaries')
         .selectAll()
-        .where('status', '=', 'ready')
+        .where(hasReadyVersion)
         .where('date', '>=', from)
         .where('date', '<=', to)
         .orderBy('date')

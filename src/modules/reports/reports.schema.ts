@@ -13,6 +13,9 @@ export const DayFigures = Type.Object(
   { description: "The runs whose latest created_at falls on the report's date (UTC)" },
 );
 
+const timestamp = (description: string) =>
+  Type.String({ format: 'date-time', description, examples: ['2025-01-31T09:00:00.000Z'] });
+
 const AppReference = Type.Object({ id: Type.Integer(), name: Type.String(), code: Type.String() });
 
 export const ReportSummary = Type.Object(
@@ -30,6 +33,37 @@ export const ReportSummary = Type.Object(
     }),
     createdAt: Type.Optional(Timestamp),
     updatedAt: Type.Optional(Timestamp),
+    lastReadyAt: OrNull(
+      timestamp(
+        'When the last ready version of the date was generated: on a ready summary its own generation time; on a pending or failed one the earlier ready version it replaces (null when the date was never ready)',
+      ),
+    ),
+    attempt: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'Pending and failed summaries only: the attempt running or next (1-based); on a failed summary the number of attempts made',
+      }),
+    ),
+    maxAttempts: Type.Optional(
+      Type.Integer({ description: 'Pending and failed summaries only: the first try and its retries (4)' }),
+    ),
+    nextAttemptAt: Type.Optional(
+      OrNull(
+        timestamp(
+          'Pending summaries: when the next attempt is due (null while one runs or waits in the queue)',
+        ),
+      ),
+    ),
+    lastError: Type.Optional(
+      OrNull(
+        Type.String({
+          maxLength: 300,
+          description: 'Pending and failed summaries: the last failed attempt, one line, secrets masked',
+        }),
+      ),
+    ),
+    queuedAt: Type.Optional(timestamp('Pending and failed summaries: when the generation was requested')),
   },
   { $id: 'ReportSummary', title: 'ReportSummary' },
 );
@@ -99,11 +133,24 @@ export const RunReportQuery = Type.Object(
 );
 export type RunReportQuery = Static<typeof RunReportQuery>;
 
+/** The last ready version of a date whose current summary is pending or failed. */
+export const LastReadyReport = Type.Object(
+  {
+    summary: Type.Ref(ReportSummary),
+    details: Type.Optional(Type.Array(Type.Ref(ReportDetail))),
+  },
+  {
+    description:
+      'Only while the summary is pending or failed and the date was ready before: that ready version, with the same enrichments as a ready answer',
+  },
+);
+
 export const RunReportResponse = Type.Object({
   success: Type.Literal(true),
   summary: Type.Ref(ReportSummary),
   details: Type.Optional(Type.Array(Type.Ref(ReportDetail))),
   message: Type.Optional(Type.String()),
+  lastReady: Type.Optional(LastReadyReport),
 });
 
 export const DetailParams = Type.Object({ summaryId: IdParam, appId: IdParam });

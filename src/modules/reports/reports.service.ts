@@ -9,7 +9,15 @@ import { createInsightService } from './insight.service.js';
 import type { QuarantineEffects } from '../quarantine/report-effects.js';
 import type { DetailRow, ReportsRepository, SummaryFilter, SummaryRow } from './reports.repository.js';
 import type { Enrichments, ReportDetail, ReportSummary, TrendPoint } from './reports.schema.js';
-import { presentSummaries, toDetail } from './summary-view.js';
+import {
+  appReferences,
+  hasReadyVersion,
+  presentSummaries,
+  progressOf,
+  readyTimeOf,
+  toDetail,
+  toLastReadySummary,
+} from './summary-view.js';
 import { successRate } from '../../shared/rates.js';
 
 /** The spec's suggested alert thresholds, applied to the queue (Background messaging, rule 6). */
@@ -25,9 +33,15 @@ export function queueAlerts(stats: QueueStats): string[] {
   return alerts;
 }
 
+/** The last ready version of a date while its current summary is pending or failed. */
+export interface LastReady {
+  summary: ReportSummary;
+  details?: ReportDetail[];
+}
+
 export type RunReportResult =
-  | { status: 200; summary: ReportSummary; details?: ReportDetail[] }
-  | { status: 202; summary: ReportSummary; details: []; message: string };
+  | { status: 200; summary: ReportSummary; details?: ReportDetail[]; lastReady?: LastReady }
+  | { status: 202; summary: ReportSummary; details: []; message: string; lastReady?: LastReady };
 
 export interface ReportsServiceDeps {
   reportsRepository: ReportsRepository;
@@ -70,22 +84,46 @@ export function createReportsService(deps: ReportsServiceDeps) {
     return pending;
   }
 
-  const pendingResult = (date: string, row: SummaryRow | undefined, message: string): RunReportResult => ({
-    status: 202,
-    summary: {
-      ...(row ? { id: row.id } : {}),
-      date,
-      status: 'pending',
-      totalRuns: 0,
-      passedRuns: 0,
-      failedRuns: 0,
-      successRate: 0,
-      day: { totalRuns: 0, passedRuns: 0, failedRuns: 0 },
-      appsWithoutRuns: [],
-    },
-    details: [],
-    message,
-  });
+  /** The contract's 202 answer (figures at zero), with the progress and the last ready version. */
+  async function pendingResult(
+    date: string,
+    row: SummaryRow,
+    message: string,
+    enrichments: Enrichments,
+  ): Promise<RunReportResult> {
+    return {
+      status: 202,
+      summary: {
+        id: row.id,
+        date,
+        status: 'pending',
+        totalRuns: 0,
+        passedRuns: 0,
+        failedRuns: 0,
+        successRate: 0,
+        day: { totalRuns: 0, passedRuns: 0, failedRuns: 0 },
+        appsWithoutRuns: [],
+        lastReadyAt: readyTimeOf(row),
+        ...progressOf({ ...row, status: 'pending' }),
+      },
+      details: [],
+      message,
+      ...(await lastReadyOf(row, date, enrichments)),
+    };
+  }
+
+  /** `{lastReady}` when the row keeps an earlier ready version, enriched as a ready answer is. */
+  async function lastReadyOf(
+    row: SummaryRow,
+    date: string,
+    enrichments: Enrichments,
+  ): Promise<{ lastReady?: LastReady }> {
+    if (row.status === 'ready' || !hasReadyVersion(row)) return {};
+    const summary = toLastReadySummary(row, await appReferences([row], appsRepository));
+    if (!enrichments.includeDetails) return { lastReady: { summary } };
+    const details = await enrichDetails(await repository.listDetails(row.id), date, enrichments);
+    return { lastReady: { summary, details } };
+  }
 
   async function enrichDetails(rows: DetailRow[], date: string, enrichments: Enrichments) {
     const details = rows.map(toDetail);
@@ -132,11 +170,11 @@ export function createReportsService(deps: ReportsServiceDeps) {
       const summary = await repository.findSummaryByDate(date);
       if (!summary) {
         const created = await requestGeneration(date, undefined);
-        return pendingResult(date, created, 'Report generation started; check again shortly');
+        return pendingResult(date, created, 'Report generation started; check again shortly', enrichments);
       }
       if (force) {
         const pending = await requestGeneration(date, { ...summary, status: 'forced' });
-        return pendingResult(date, pending, 'Report regeneration started; check again shortly');
+        return pendingResult(date, pending, 'Report regeneration started; check again shortly', enrichments);
       }
       if (summary.status === 'pending') {
         const age = Date.now() - Date.parse(summary.updated_at);
@@ -146,15 +184,22 @@ export function createReportsService(deps: ReportsServiceDeps) {
             date,
             pending,
             'Report generation was stale and has been restarted; check again shortly',
+            enrichments,
           );
         }
-        return pendingResult(date, summary, 'Report generation in progress; check again shortly');
+        return pendingResult(
+          date,
+          summary,
+          'Report generation in progress; check again shortly',
+          enrichments,
+        );
       }
       if (summary.status === 'failed') {
         return {
           status: 200,
           summary: await present(summary),
           ...(enrichments.includeDetails ? { details: [] } : {}),
+          ...(await lastReadyOf(summary, date, enrichments)),
         };
       }
       if (!enrichments.includeDetails) return { status: 200, summary: await present(summary) };

@@ -1,7 +1,44 @@
 import { useEffect, useState } from 'react';
+import type { ReportRun, ReportSummary } from '../../../src/client/index.js';
 import { ErrorMessage } from '../components/ui';
 import { formatDate, formatTime } from '../lib/time';
 import type { ReportView } from './useReport';
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** Local `HH:MM` (or `HH:MM:SS`), with the date in front when it is not today. */
+export function clockTime(iso: string | null | undefined, seconds = false, now = new Date()): string {
+  if (!iso) return '—';
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  const time = `${pad(at.getHours())}:${pad(at.getMinutes())}${seconds ? `:${pad(at.getSeconds())}` : ''}`;
+  return at.toDateString() === now.toDateString() ? time : `${formatDate(iso)} ${time}`;
+}
+
+/**
+ * The gist of a failed attempt for a sentence: "The test-results service answered 503 for
+ * http://…: {…}" becomes "the test-results service answered 503" (the whole text is in the details).
+ */
+export function shortReason(error: string): string {
+  const cut = error.search(/ for https?:\/\/|: /);
+  const gist = cut > 0 ? error.slice(0, cut) : error;
+  return gist.charAt(0).toLowerCase() + gist.slice(1);
+}
+
+/** "Attempt 2 of 4 — the test-results service answered 503; next try at 09:01:20". */
+export function attemptLine(summary: ReportSummary): string {
+  const attempt = summary.attempt ?? 1;
+  const parts = [`Attempt ${attempt} of ${summary.maxAttempts ?? 4}`];
+  if (summary.lastError) parts.push(` — ${shortReason(summary.lastError)}`);
+  if (summary.status === 'pending' && summary.nextAttemptAt) {
+    parts.push(`; next try at ${clockTime(summary.nextAttemptAt, true)}`);
+  }
+  return parts.join('');
+}
+
+/** When the figures on screen were generated. */
+const generatedAt = (summary: ReportSummary | undefined, shown: ReportRun) =>
+  summary?.lastReadyAt ?? shown.summary.lastReadyAt ?? shown.summary.updatedAt;
 
 function Elapsed({ since }: { since: number }) {
   const [now, setNow] = useState(Date.now());
@@ -12,9 +49,43 @@ function Elapsed({ since }: { since: number }) {
   return <>{Math.max(0, Math.round((now - since) / 1000))} s</>;
 }
 
+/** The full story of the attempts, behind a toggle. */
+function AttemptDetails({ summary }: { summary: ReportSummary }) {
+  return (
+    <details className="report-attempt-details">
+      <summary>Details</summary>
+      <dl className="small">
+        {summary.queuedAt && (
+          <>
+            <dt>Requested at</dt>
+            <dd>{clockTime(summary.queuedAt, true)}</dd>
+          </>
+        )}
+        <dt>{summary.status === 'failed' ? 'Attempts made' : 'Attempt'}</dt>
+        <dd>
+          {summary.attempt ?? 1} of {summary.maxAttempts ?? 4}
+        </dd>
+        {summary.nextAttemptAt && (
+          <>
+            <dt>Next try</dt>
+            <dd>{clockTime(summary.nextAttemptAt, true)}</dd>
+          </>
+        )}
+        {summary.lastError && (
+          <>
+            <dt>Last error</dt>
+            <dd className="failure-cause">{summary.lastError}</dd>
+          </>
+        )}
+      </dl>
+    </details>
+  );
+}
+
 /**
- * The state of the report above its figures: generation in progress, the cause of a failed
- * generation, or a request error. The figures themselves stay below, dimmed, when there are any.
+ * The state of the report above its figures: generation in progress with its attempts, a failed
+ * generation (and which report is shown instead), or a request error. The figures themselves stay
+ * below, dimmed, when there are any.
  */
 export function ReportProgress({
   view,
@@ -29,37 +100,51 @@ export function ReportProgress({
 }) {
   const day = formatDate(`${date}T00:00:00Z`);
   if (view.phase === 'pending') {
+    const { summary, shown } = view;
+    // Counted from the request the service recorded, not from when this page opened.
+    const since = summary?.queuedAt ? Date.parse(summary.queuedAt) : view.since;
     return (
       <div className="panel pending" role="status" aria-live="polite">
         <p>
           <strong>
-            {view.shown ? `Regenerating the report for ${day}…` : `Generating the report for ${day}…`}
+            {shown ? `Regenerating the report for ${day}…` : `Generating the report for ${day}…`}
           </strong>
           <span className="muted block">
             Test results of the last 14 days are being fetched and aggregated; this page updates by itself.
-            {view.shown && ' The figures below are the last ready ones.'}
+            {shown &&
+              ` The figures below are the last ready ones, generated at ${clockTime(generatedAt(summary, shown))}.`}
           </span>
         </p>
         <progress aria-label="Report generation in progress" />
+        {summary && <p className="report-attempt">{attemptLine(summary)}</p>}
         <p className="muted small pending-elapsed" aria-hidden="true">
-          Waiting for <Elapsed since={view.since} />
+          Waiting for <Elapsed since={since} />
         </p>
+        {summary && <AttemptDetails summary={summary} />}
       </div>
     );
   }
   if (view.phase === 'failed') {
+    const { summary, shown } = view;
     return (
       <div className="alert alert-error report-failure" role="alert">
         <span>
-          <strong>The report for {day} could not be generated.</strong>{' '}
+          {shown ? (
+            <strong>
+              Regeneration failed at {clockTime(summary.updatedAt)} — showing the report generated at{' '}
+              {clockTime(generatedAt(summary, shown))}
+            </strong>
+          ) : (
+            <strong>The report for {day} could not be generated.</strong>
+          )}{' '}
           {view.cause ? (
             <>
-              Cause: <span className="failure-cause">{view.cause}</span>
+              Cause: <span className="failure-cause">{shortReason(view.cause)}</span>
             </>
           ) : (
             'The test-results service failed repeatedly.'
           )}
-          {view.shown && <span className="block">The figures below are the last ready ones.</span>}
+          <AttemptDetails summary={summary} />
         </span>
         <button type="button" className="button button-small" onClick={onRegenerate}>
           Try again

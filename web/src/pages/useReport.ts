@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { DashboardClient, ReportRun } from '../../../src/client/index.js';
+import type { DashboardClient, ReportRun, ReportSummary } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 
 /** Polls while the report is pending: quickly at first, then every few seconds. */
@@ -8,16 +8,31 @@ const pollDelay = (attempt: number) => (attempt < 10 ? 1500 : 5000);
 export const FRESHNESS_POLL_MS = 30_000;
 
 /**
- * What the Overview shows for one date. `shown` is the last ready report of that date seen by this
- * page: it stays on screen (dimmed) while a regeneration runs, and after a regeneration fails, so
- * the good figures never disappear behind a spinner or an error.
+ * What the Overview shows for one date. `shown` is the last ready report of that date: the one the
+ * service keeps while a regeneration runs or after it failed (`lastReady`, so a fresh browser has
+ * it too), or else the last one this page saw. It stays on screen (dimmed), so the good figures
+ * never disappear behind a spinner or an error. `summary` is the pending or failed summary, with
+ * its attempts, once the service has answered.
  */
 export type ReportView =
   | { phase: 'loading'; shown?: undefined }
-  | { phase: 'pending'; since: number; message?: string | undefined; shown: ReportRun | undefined }
+  | {
+      phase: 'pending';
+      since: number;
+      summary?: ReportSummary | undefined;
+      message?: string | undefined;
+      shown: ReportRun | undefined;
+    }
   | { phase: 'ready'; shown: ReportRun; updatedAt: number }
-  | { phase: 'failed'; cause: string | undefined; shown: ReportRun | undefined }
+  | { phase: 'failed'; summary: ReportSummary; cause: string | undefined; shown: ReportRun | undefined }
   | { phase: 'error'; error: unknown; shown: ReportRun | undefined };
+
+/** The last ready version the service sent with a pending or failed answer, as a report of its own. */
+function lastReadyOf(report: ReportRun): ReportRun | undefined {
+  const kept = report.lastReady;
+  if (!kept) return undefined;
+  return { success: true, summary: kept.summary, ...(kept.details ? { details: kept.details } : {}) };
+}
 
 /** The reason of the last failed generation of `date`, from the dead-letter queue. */
 async function failureCause(client: DashboardClient, date: string): Promise<string | undefined> {
@@ -58,16 +73,18 @@ export function useReport(date: string) {
         .run({ date, ...(force ? { force: true } : {}) })
         .then(async (report) => {
           if (!current()) return;
-          const { status } = report.summary;
-          if (status === 'pending') {
-            setView({ phase: 'pending', since, message: report.message, shown: lastReady.current });
+          const { summary } = report;
+          const shown = lastReadyOf(report) ?? lastReady.current;
+          if (summary.status === 'pending') {
+            setView({ phase: 'pending', since, summary, message: report.message, shown });
             timer.current = window.setTimeout(
               () => fetchReport(false, attempt + 1, since),
               pollDelay(attempt),
             );
-          } else if (status === 'failed') {
-            const cause = await failureCause(client, date);
-            if (current()) setView({ phase: 'failed', cause, shown: lastReady.current });
+          } else if (summary.status === 'failed') {
+            // Summaries from before the service recorded the error: the dead-letter entry says it.
+            const cause = summary.lastError ?? (await failureCause(client, date));
+            if (current()) setView({ phase: 'failed', summary, cause, shown });
           } else {
             lastReady.current = report;
             setView({ phase: 'ready', shown: report, updatedAt: Date.now() });

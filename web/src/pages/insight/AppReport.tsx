@@ -6,6 +6,7 @@ import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../../components
 import { Link, usePageTitle, usePath, useQueryParam } from '../../lib/router';
 import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../../lib/time';
 import { useAsync } from '../../lib/useAsync';
+import { attemptLine, clockTime } from '../ReportProgress';
 import { AppTrend } from './AppTrend';
 import { FailingSpecActions, type FailingSpecContext, KnownFailuresTable } from './FailingSpecActions';
 import { appIdFromPath, dateFromSearch, formatDuration, lastFailureAuthor, specLists } from './links';
@@ -29,10 +30,15 @@ async function loadAppReport(client: DashboardClient, appId: number, date: strin
     date,
     enrichments: { includeDetails: true, includeAppInfo: true, includeManualRuns: false },
   });
-  if (report.summary.status !== 'ready') return { report, detail: undefined, specs: [] };
-  const detail = report.details?.find((d) => d.appId === appId);
-  const specs = detail && report.summary.id ? await allSpecs(client, report.summary.id, appId) : [];
-  return { report, detail, specs };
+  // While the date regenerates, or after that failed, the service sends its last ready version.
+  const shown =
+    report.summary.status === 'ready'
+      ? { summary: report.summary, details: report.details }
+      : report.lastReady;
+  if (!shown) return { report, shown, detail: undefined, specs: [] };
+  const detail = shown.details?.find((d) => d.appId === appId);
+  const specs = detail && shown.summary.id ? await allSpecs(client, shown.summary.id, appId) : [];
+  return { report, shown, detail, specs };
 }
 
 function SpecTable({
@@ -187,19 +193,35 @@ export function AppReportPage() {
         <div className="panel pending" role="status">
           <p>
             <strong>The report for {formatDate(`${date}T00:00:00Z`)} is being generated…</strong>
+            {data.shown && (
+              <span className="muted block">
+                The figures below are from the report generated at {clockTime(data.shown.summary.lastReadyAt)}
+                .
+              </span>
+            )}
           </p>
           <progress aria-label="Report generation in progress" />
+          <p className="report-attempt">{attemptLine(data.report.summary)}</p>
         </div>
       )}
       {data && data.report.summary.status === 'failed' && (
         <div className="alert alert-error" role="alert">
-          The report for this date could not be generated. Regenerate it from the <Link to="/">Overview</Link>
-          .
+          {data.shown ? (
+            <span>
+              Regeneration failed at {clockTime(data.report.summary.updatedAt)} — showing the report generated
+              at {clockTime(data.shown.summary.lastReadyAt)}.
+            </span>
+          ) : (
+            <span>
+              The report for this date could not be generated. Regenerate it from the{' '}
+              <Link to="/">Overview</Link>.
+            </span>
+          )}
         </div>
       )}
-      {data && data.report.summary.status === 'ready' && !data.detail && (
+      {data?.shown && !data.detail && (
         <EmptyState title="This application has no runs in this report.">
-          {data.report.summary.appsWithoutRuns.some((app) => app.id === appId)
+          {data.shown.summary.appsWithoutRuns.some((app) => app.id === appId)
             ? 'It is watched, but no Cypress project with its name reported runs in the 14 days up to this date.'
             : 'It may not be watched, or it was added after the report was generated.'}
         </EmptyState>
