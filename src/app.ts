@@ -196,7 +196,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
 
   // API processes deliver queued webhooks (whichever process claims a delivery sends it).
   container.notifications.webhooks.dispatcher.start();
-  container.metrics.watchQueue(container.broker);
+  container.metrics.watchQueue(container.broker, container.reports.service.orphanedPending);
   observeHttpDurations(app, container.metrics);
 
   await app.register(healthRoutes, { check: healthCheck });

@@ -306,6 +306,29 @@ describe.each(implementations)('broker contract ($name)', (implementation) => {
       await queue.countStaleRepublished(2);
       expect((await queue.stats(Date.now())).staleRepublished).toBe(5);
     });
+
+    it('lists the messages held waiting, in flight and for a retry, not the dead letters', async () => {
+      const queue = broker.reportQueue;
+      await queue.heartbeat('w1', 10_000);
+      for (const payload of ['to-retry', 'in-flight', 'to-dead-letter', 'waiting'])
+        await queue.enqueue(payload);
+      expect(await queue.take('w1', 0)).toBe('to-retry');
+      await queue.retryLater('w1', 'to-retry', 'retry-1', Date.now() + 60_000);
+      expect(await queue.take('w1', 0)).toBe('in-flight');
+      expect(await queue.take('w1', 0)).toBe('to-dead-letter');
+      await queue.deadLetter('w1', 'to-dead-letter', entry('to-dead-letter'));
+      expect((await queue.heldMessages()).sort()).toEqual(['in-flight', 'retry-1', 'waiting']);
+    });
+
+    it('finds its data marker missing once, then kept', async () => {
+      const queue = broker.reportQueue;
+      expect(await queue.claimDataMarker()).toBe(true);
+      expect(await queue.claimDataMarker()).toBe(false);
+      // Another process on the same Redis finds it; another in-process broker is another memory.
+      const other = make(namespace);
+      extra.push(other);
+      expect(await other.reportQueue.claimDataMarker()).toBe(implementation.name === 'in-process');
+    });
   });
 });
 

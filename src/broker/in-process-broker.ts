@@ -88,6 +88,7 @@ function createInProcessQueue(ensureOpen: () => void): ReportQueue {
   const locks = new Map<string, Expiring>();
   const waiters = new Set<() => void>();
   let staleRepublished = 0;
+  let dataMarked = false;
 
   const push = (payload: string) => {
     queue.push({ payload, enqueuedAt: Date.now() });
@@ -218,6 +219,21 @@ function createInProcessQueue(ensureOpen: () => void): ReportQueue {
     async countStaleRepublished(count) {
       ensureOpen();
       staleRepublished += count;
+    },
+    async heldMessages() {
+      ensureOpen();
+      return [
+        ...queue.map((entry) => entry.payload),
+        ...[...inFlight.values()].flat(),
+        ...retries.map((entry) => entry.payload),
+      ];
+    },
+    async claimDataMarker() {
+      ensureOpen();
+      // Memory is lost only with the process, so only the first call finds the marker missing.
+      if (dataMarked) return false;
+      dataMarked = true;
+      return true;
     },
     async deadLetters(limit) {
       return failed.slice(0, limit).map((text) => JSON.parse(text) as DeadLetterEntry);

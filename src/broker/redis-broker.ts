@@ -56,6 +56,7 @@ export function createRedisBroker(options: RedisBrokerOptions): Broker {
     releaseLock: scriptRunner(command, 'reportReleaseLock', scripts.RELEASE_LOCK, 1),
     stats: scriptRunner(command, 'reportStats', scripts.STATS, 5),
     replay: scriptRunner(command, 'reportReplay', scripts.REPLAY_DEAD_LETTERS, 3),
+    held: scriptRunner(command, 'reportHeld', scripts.HELD_MESSAGES, 3),
   };
 
   function subscriberConnection(): Redis {
@@ -159,6 +160,13 @@ export function createRedisBroker(options: RedisBrokerOptions): Broker {
     },
     async countStaleRepublished(count) {
       await command.incrby(keys.staleRepublished, count);
+    },
+    async heldMessages() {
+      return (await run.held([keys.queue, keys.retry, keys.workers], [base])) as string[];
+    },
+    async claimDataMarker() {
+      // No expiry: only losing the data makes it disappear.
+      return (await command.set(keys.dataMarker, new Date().toISOString(), 'NX')) === 'OK';
     },
     async deadLetters(limit) {
       const entries = await command.lrange(keys.failed, 0, Math.max(0, limit - 1));

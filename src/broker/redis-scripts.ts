@@ -100,3 +100,14 @@ end
 redis.call('DEL', KEYS[1])
 for i = 1, #keep do redis.call('LPUSH', KEYS[1], keep[i]) end
 return count`;
+
+/** KEYS: queue, retry set, workers set. ARGV: key base. Waiting, in-flight and retry messages. */
+export const HELD_MESSAGES = `
+local held = redis.call('LRANGE', KEYS[1], 0, -1)
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+  for _, message in ipairs(redis.call('LRANGE', ARGV[1] .. 'processing:' .. id, 0, -1)) do
+    table.insert(held, message)
+  end
+end
+for _, message in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do table.insert(held, message) end
+return held`;

@@ -63,6 +63,17 @@ export interface ReportQueue {
   stats(nowMs: number): Promise<QueueStats>;
   /** Adds to the count of stale pending reports republished (shown by `stats`). */
   countStaleRepublished(count: number): Promise<void>;
+  /**
+   * Every message held for later work: waiting, in flight and scheduled for a retry (dead letters
+   * are not: their reports are `failed`). A pending report with none of these is orphaned.
+   */
+  heldMessages(): Promise<string[]>;
+  /**
+   * Sets the marker this service keeps among the broker's data unless it is there already; true
+   * when it was missing, i.e. the data is new or was lost (a restart without persistence) and
+   * with it every request the broker held.
+   */
+  claimDataMarker(): Promise<boolean>;
   /** Newest first. */
   deadLetters(limit: number): Promise<DeadLetterEntry[]>;
   /** Re-enqueues the message of every dead letter and empties the list; returns how many. */
@@ -83,6 +94,7 @@ export function reportKeys(namespace = '') {
     alive: (workerId: string) => `${base}worker:${workerId}`,
     lock: (name: string) => `${base}lock:${name}`,
     staleRepublished: `${base}stale_republished`,
+    dataMarker: `${base}data_marker`,
     dedup: (key: string) => `${base}dedup:${key}`,
     claim: (key: string) => `${namespace}claim:${key}`,
   };

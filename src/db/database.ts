@@ -65,14 +65,21 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   };
 }
 
+/** The loss is seen again by whoever uses the connection next, as a failed query. */
+const ignoreConnectionLoss = (): void => undefined;
+
 /** The driver is loaded with the first query, so a SQLite deployment never loads it. */
 async function openPostgresPool(connectionString: string): Promise<Pool> {
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({ connectionString, max: 10, connectionTimeoutMillis: 5000 });
-  // An idle pooled connection that the server ends (restart, failover, admin command) is reported
-  // on the pool; unhandled, that event would crash the process. The pool drops the connection and
-  // the next query opens a new one, while queries in flight still fail and are answered as errors.
-  pool.on('error', () => undefined);
+  // A connection the server ends (restart, failover, admin command) emits 'error', and an
+  // 'error' nobody listens to crashes the process. The pool listens only while a connection is
+  // idle; one checked out (between two queries of a transaction, or even during a query) has no
+  // listener of its own. So every connection gets one as it is made. Nothing else is needed: the
+  // query or transaction that was using it fails (answered 503), the pool discards it on release
+  // and the next query opens a new one.
+  pool.on('connect', (client) => client.on('error', ignoreConnectionLoss));
+  pool.on('error', ignoreConnectionLoss);
   return pool;
 }
 

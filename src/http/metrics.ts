@@ -13,8 +13,8 @@ export interface Metrics {
   observeHttp(method: string, route: string, status: number, seconds: number): void;
   /** One request answered by the front door (`front-door.ts`) instead of Fastify. */
   answeredAtFrontDoor(): void;
-  /** Queue gauges read the broker when scraped. */
-  watchQueue(broker: Broker): void;
+  /** Queue gauges read the broker (and the count of orphaned pending reports) when scraped. */
+  watchQueue(broker: Broker, orphanedPending?: () => Promise<number>): void;
 }
 
 const PREFIX = 'dashboard_';
@@ -59,6 +59,7 @@ export function createMetrics(): Metrics {
   });
 
   let broker: Broker | undefined;
+  let countOrphans: (() => Promise<number>) | undefined;
   let lastStats: { at: number; stats: Promise<QueueStats | undefined> } | undefined;
   // All queue gauges of one scrape share one read of the broker.
   const readStats = () => {
@@ -103,6 +104,17 @@ export function createMetrics(): Metrics {
     s.oldestAgeMs === null ? null : s.oldestAgeMs / 1000,
   );
 
+  new Gauge({
+    name: `${PREFIX}report_orphaned_pending`,
+    help: 'Reports pending for more than a minute with no request queued, in flight or scheduled for a retry',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const value = await countOrphans?.().catch(() => undefined);
+      if (value !== undefined) this.set(value);
+    },
+  });
+
   return {
     registry,
     reportProcessed(outcome, seconds) {
@@ -115,8 +127,9 @@ export function createMetrics(): Metrics {
     answeredAtFrontDoor() {
       frontDoorAnswers++;
     },
-    watchQueue(next) {
+    watchQueue(next, orphanedPending) {
       broker = next;
+      countOrphans = orphanedPending;
     },
   };
 }

@@ -9,13 +9,12 @@ import { lastErrorOf, MAX_ATTEMPTS } from '../modules/reports/report-progress.js
 import { dedupFor, parseReportRequest, type ReportRequest } from '../modules/reports/report-requests.js';
 import type { ReportsRepository } from '../modules/reports/reports.repository.js';
 import { addDays } from '../shared/time.js';
+import { createQueueRecovery, republish, SWEEP_LOCK } from './queue-recovery.js';
 
 /** Spec: 3 retries, 5 s, 10 s, 20 s (`REPORT_RETRY_BASE_MS`, doubling). */
 export const MAX_RETRIES = MAX_ATTEMPTS - 1;
 const LOCK_BUSY_DELAY_MS = 1000;
 const TAKE_WAIT_MS = 1000;
-/** Name of the lock that lets one worker at a time sweep stale pending reports. */
-const STALE_SWEEP_LOCK = 'stale-sweep';
 /** The spec's suggested alert threshold for processing time. */
 const SLOW_PROCESSING_S = 300;
 
@@ -72,6 +71,8 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
   let loop: Promise<void> | undefined;
   let unsubscribe: (() => Promise<void>) | undefined;
   const timers: NodeJS.Timeout[] = [];
+  // Republishes at once what a broker that lost its data forgot (queue-recovery.ts).
+  const recovery = createQueueRecovery({ queue, repository, workerId, lockTtlMs: sweepEveryMs, log });
   let currentDate: string | undefined;
 
   const warn = (error: unknown, message: string) => log.warn({ err: error, workerId }, message);
@@ -272,15 +273,8 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
   async function sweepStale(): Promise<number> {
     const cutoff = new Date(Date.now() - settings.staleMs).toISOString();
     const stale = await repository.stalePending(cutoff);
-    for (const summary of stale) {
-      const message = { date: summary.date, requestId: `stale-${summary.id}-${randomUUID()}` };
-      const payload = JSON.stringify(message);
-      const { key, windowMs } = dedupFor(payload, message);
-      await queue.enqueue(payload, key, windowMs);
-      await repository.touchSummary(summary.id);
-    }
+    await republish(queue, repository, stale);
     if (stale.length > 0) {
-      await queue.countStaleRepublished(stale.length);
       log.warn({ count: stale.length, workerId }, 're-queued stale pending reports');
     }
     return stale.length;
@@ -293,7 +287,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
    * released, so however many workers run, one sweep happens per interval.
    */
   async function sweepStaleIfFirst(): Promise<number> {
-    if (!(await queue.acquireLock(STALE_SWEEP_LOCK, workerId, sweepEveryMs))) return 0;
+    if (!(await queue.acquireLock(SWEEP_LOCK, workerId, sweepEveryMs))) return 0;
     return sweepStale();
   }
 
@@ -301,6 +295,8 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     workerId,
     sweepStale,
     sweepStaleIfFirst,
+    /** Republishes the orphaned pending reports now if the broker's data was lost (tests). */
+    recoverLostBrokerData: () => recovery.checkNow(),
 
     async start(): Promise<void> {
       if (running) return;
@@ -316,6 +312,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
       every(250, () => queue.promoteDueRetries(Date.now()), 'promote due retries');
       every(recoverEveryMs, () => queue.recoverAbandoned(), 'recover abandoned messages');
       every(sweepEveryMs, sweepStaleIfFirst, 'sweep stale pending reports');
+      recovery.start();
       await queue.recoverAbandoned().catch((error: unknown) => warn(error, 'recovery failed'));
       loop = run();
     },
@@ -329,6 +326,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
       await Promise.race([loop, new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);
       for (const timer of timers.splice(0)) clearInterval(timer);
+      await recovery.stop();
       // A message still held (grace exceeded) goes back to the queue for another worker.
       await queue.retire(workerId).catch((error: unknown) => warn(error, 'could not retire'));
     },

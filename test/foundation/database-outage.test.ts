@@ -1,8 +1,10 @@
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
-import { createTestDatabase } from '../support/databases.js';
+import { isDatabaseUnavailable } from '../../src/db/errors.js';
+import { createTestDatabase, openTestDatabase } from '../support/databases.js';
 import { postgresAvailable, TEST_POSTGRES_URL } from '../support/services.js';
 import { createTestApp, TEST_KEY, type TestApp } from '../support/test-app.js';
 import { relayedPostgres, startRelay } from '../support/tcp-relay.js';
@@ -96,6 +98,32 @@ describe.runIf(postgresAvailable)('PostgreSQL outage', () => {
       await admin.end();
     }
     expect((await served.request('POST', '/api/to_do_list', { title: 'after' })).status).toBe(201);
+  }, 30_000);
+});
+
+describe.runIf(postgresAvailable)('PostgreSQL connection ended while checked out of the pool', () => {
+  it('fails the transaction that held it as unavailable, without an unhandled error event', async () => {
+    const database = await openTestDatabase('postgres');
+    cleanups.push(() => database.close());
+    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+
+    const outcome = await database.db
+      .transaction()
+      .execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        // Ended by the server between two queries, while this transaction holds the connection:
+        // pg then emits 'error' on a client the pool is not listening to.
+        await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+        await sql`select 1`.execute(trx);
+        return 'committed';
+      })
+      .catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(Error);
+    expect(isDatabaseUnavailable(outcome)).toBe(true);
+    // The pool discarded the dead connection: the next query gets a working one.
+    expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
   }, 30_000);
 });
 

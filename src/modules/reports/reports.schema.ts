@@ -223,6 +223,10 @@ export const QueueStatusResponse = Type.Object({
       description:
         'reports found stuck in pending (their request lost, e.g. by a broker restart) and republished by the periodic sweep',
     }),
+    orphanedPending: Type.Integer({
+      description:
+        'reports pending for more than a minute with no request waiting, in flight or scheduled for a retry (nothing will process them until the sweep republishes them)',
+    }),
     /** Thresholds crossed: queue above 100, any dead letter, oldest waiting above 5 minutes. */
     alerts: Type.Array(Type.String()),
   }),

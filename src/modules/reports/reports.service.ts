@@ -19,6 +19,7 @@ import {
   toLastReadySummary,
 } from './summary-view.js';
 import { successRate } from '../../shared/rates.js';
+import { countOrphanedPending } from '../../worker/queue-recovery.js';
 
 /** The spec's suggested alert thresholds, applied to the queue (Background messaging, rule 6). */
 export const ALERT_THRESHOLDS = { queueLength: 100, oldestAgeMs: 5 * 60_000 } as const;
@@ -283,13 +284,19 @@ export function createReportsService(deps: ReportsServiceDeps) {
     },
 
     async queueStatus() {
+      let stats: QueueStats;
       try {
-        const stats = await broker.reportQueue.stats(Date.now());
-        return { broker: broker.kind, ...stats, alerts: queueAlerts(stats) };
+        stats = await broker.reportQueue.stats(Date.now());
       } catch {
         throw new ServiceUnavailableError('The message broker is unavailable');
       }
+      // Outside the try: a database failure here is answered as the database's (503 too).
+      const orphanedPending = await countOrphanedPending(broker.reportQueue, repository);
+      return { broker: broker.kind, ...stats, orphanedPending, alerts: queueAlerts(stats) };
     },
+
+    /** Reports pending longer than a minute with nothing queued for them (a gauge of /metrics). */
+    orphanedPending: () => countOrphanedPending(broker.reportQueue, repository),
 
     async deadLetters(limit: number) {
       try {

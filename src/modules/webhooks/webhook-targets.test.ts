@@ -22,6 +22,17 @@ const INTERNAL_URLS = [
   'http://[fd00::1]/hook',
   'http://[fe80::1]/hook',
   'http://[::ffff:127.0.0.1]/hook',
+  // IPv6 forms that carry a loopback or link-local IPv4 address, site-local, multicast, broadcast.
+  'http://[::127.0.0.1]/hook',
+  'http://[::ffff:0:127.0.0.1]/hook',
+  'http://[64:ff9b::127.0.0.1]/hook',
+  'http://[64:ff9b:1::7f00:1]/hook',
+  'http://[2002:7f00:1::]/hook',
+  'http://[2002:a9fe:a9fe::]/hook',
+  'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hook',
+  'http://[fec0::1]/hook',
+  'http://224.0.0.1/hook',
+  'http://255.255.255.255/hook',
 ];
 
 describe('webhook targets: internal addresses in production', () => {
@@ -91,12 +102,14 @@ describe('webhook targets: internal addresses in production', () => {
     });
     expect(publicHook.statusCode).toBe(201);
     const id = publicHook.json().data.id as number;
-    const moved = await production.api({
-      method: 'PUT',
-      url: `/api/webhooks/${id}`,
-      payload: { url: 'http://127.0.0.1/x' },
-    });
-    expect(moved.statusCode).toBe(400);
+    for (const url of [
+      'http://127.0.0.1/x',
+      'http://[::ffff:0:127.0.0.1]/x',
+      'http://[2002:a9fe:a9fe::]/x',
+    ]) {
+      const moved = await production.api({ method: 'PUT', url: `/api/webhooks/${id}`, payload: { url } });
+      expect(moved.statusCode, url).toBe(400);
+    }
     expect((await production.api({ method: 'GET', url: `/api/webhooks/${id}` })).json().data.url).toBe(
       'https://93.184.216.34/…',
     );
