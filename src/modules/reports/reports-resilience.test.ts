@@ -24,13 +24,14 @@ describe('E2E report API with special brokers and timings', () => {
   });
 
   it('republishes a pending summary older than REPORT_STALE_MS', async () => {
-    h = await startReportHarness({ worker: false, env: { REPORT_STALE_MS: '100' } });
+    // Long enough that the first two requests fall inside it on a loaded machine.
+    h = await startReportHarness({ worker: false, env: { REPORT_STALE_MS: '1500' } });
     const date = '2025-08-01';
     expect((await h.api({ method: 'GET', url: `/api/e2e_run_report?date=${date}` })).statusCode).toBe(202);
     expect((await h.broker.reportQueue.stats(Date.now())).queued).toBe(1);
     expect((await h.api({ method: 'GET', url: `/api/e2e_run_report?date=${date}` })).statusCode).toBe(202);
     expect((await h.broker.reportQueue.stats(Date.now())).queued).toBe(1);
-    await sleep(150);
+    await sleep(1600);
     const stale = await h.api({ method: 'GET', url: `/api/e2e_run_report?date=${date}` });
     expect(stale.statusCode).toBe(202);
     expect(stale.json().summary.id).toEqual(expect.any(Number));
