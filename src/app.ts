@@ -45,6 +45,7 @@ import { metricsRoutes, observeHttpDurations } from './http/metrics.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportDetail, ReportSummary } from './modules/reports/reports.schema.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { testResultsRoutes } from './modules/test-results/test-results.routes.js';
 import { Webhook, WebhookDelivery } from './modules/webhooks/webhooks.schema.js';
 
 /** A method and path the router answers, and whether it is public (no key needed). */
@@ -225,6 +226,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
       await api.register(trackerRoutes, container.tracker);
       await api.register(manualRunsRoutes, container.manualRuns);
       await api.register(reportsRoutes, container.reports);
+      await api.register(testResultsRoutes, container.testResults);
     },
     { prefix: '/api' },
   );

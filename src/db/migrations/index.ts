@@ -4,6 +4,7 @@ import * as reportSpecs from './002-report-specs.js';
 import * as webhooks from './003-webhooks.js';
 import * as integrationStatus from './004-integration-status.js';
 import * as pullRequestGitHubState from './005-pull-request-github-state.js';
+import * as testResults from './007-test-results.js';
 
 /** Migrations are listed in code (not read from disk) so the built package needs no globbing. */
 export const migrationProvider: MigrationProvider = {
@@ -14,6 +15,7 @@ export const migrationProvider: MigrationProvider = {
       '003-webhooks': webhooks,
       '004-integration-status': integrationStatus,
       '005-pull-request-github-state': pullRequestGitHubState,
+      '007-test-results': testResults,
     });
   },
 };

@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
+import { PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
+import { readJsonReport } from './json-reports.js';
+import { createJUnitReader } from './junit-reader.js';
+import type { ParsedReport } from './report-model.js';
+
+export type BodyKind = 'xml' | 'json';
+
+const KINDS: Record<string, BodyKind> = {
+  'application/xml': 'xml',
+  'text/xml': 'xml',
+  'application/json': 'json',
+};
+
+/** The kind of report a Content-Type announces; 400 INVALID_CONTENT_TYPE for any other. */
+export function bodyKindOf(contentType: string | undefined): BodyKind {
+  const mediaType = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  const kind = KINDS[mediaType];
+  if (kind) return kind;
+  throw ValidationError.single(
+    'content-type',
+    'INVALID_CONTENT_TYPE',
+    'Content-Type must be application/xml or text/xml (JUnit XML) or application/json (Playwright or Mochawesome JSON)',
+    contentType ?? null,
+  );
+}
+
+/** Whether the body is gzipped; 400 for an encoding other than gzip or identity. */
+export function isGzipped(contentEncoding: string | undefined): boolean {
+  const encoding = (contentEncoding ?? '').trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity') return false;
+  if (encoding === 'gzip' || encoding === 'x-gzip') return true;
+  throw ValidationError.single(
+    'content-encoding',
+    'INVALID_VALUE',
+    'Content-Encoding must be gzip (or absent)',
+    contentEncoding,
+  );
+}
+
+const tooLarge = (maxBytes: number) =>
+  new PayloadTooLargeError(`The upload exceeds UPLOAD_MAX_BYTES (${maxBytes} bytes)`, { maxBytes });
+
+export interface ReadUpload {
+  report: ParsedReport;
+  /** SHA-256 of the report file as uploaded, after inflation. */
+  digest: string;
+}
+
+/**
+ * Reads an upload as it arrives: inflated when gzipped, counted on the wire and after inflation
+ * (either past `maxBytes` is 413), hashed, and handed chunk by chunk to the format's reader. XML
+ * is parsed as it comes, so each network chunk is a short slice of work and other requests are
+ * served in between; JSON reports are parsed once complete (at most `maxBytes` of text).
+ */
+export async function readUpload(
+  body: Readable,
+  options: { kind: BodyKind; gzipped: boolean; declaredLength: number | undefined; maxBytes: number },
+): Promise<ReadUpload> {
+  const { maxBytes } = options;
+  if (options.declaredLength !== undefined && options.declaredLength > maxBytes) throw tooLarge(maxBytes);
+  let wireBytes = 0;
+  const counted = async function* (source: AsyncIterable<Buffer>) {
+    for await (const chunk of source) {
+      wireBytes += chunk.length;
+      if (wireBytes > maxBytes) throw tooLarge(maxBytes);
+      yield chunk;
+    }
+  };
+  let source: AsyncIterable<Buffer> = counted(body);
+  if (options.gzipped) {
+    const gunzip = createGunzip();
+    const wire = source;
+    // Fed by hand (not piped) so a failure on either side ends both.
+    void (async () => {
+      try {
+        for await (const chunk of wire) {
+          if (!gunzip.write(chunk)) await new Promise((resolve) => gunzip.once('drain', resolve));
+        }
+        gunzip.end();
+      } catch (error) {
+        gunzip.destroy(error as Error);
+      }
+    })();
+    source = gunzip;
+  }
+
+  const hash = createHash('sha256');
+  const decoder = new StringDecoder('utf8');
+  const junit = options.kind === 'xml' ? createJUnitReader() : undefined;
+  const jsonParts: string[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of source) {
+      bytes += chunk.length;
+      if (bytes > maxBytes) throw tooLarge(maxBytes);
+      hash.update(chunk);
+      const text = decoder.write(chunk);
+      if (junit) junit.write(text);
+      else jsonParts.push(text);
+    }
+  } catch (error) {
+    if (error instanceof PayloadTooLargeError || error instanceof ValidationError) throw error;
+    if (options.gzipped) {
+      throw ValidationError.single('body', 'INVALID_FORMAT', 'The body is not valid gzip data');
+    }
+    throw error;
+  } finally {
+    body.resume();
+  }
+  if (bytes === 0) throw ValidationError.single('body', 'EMPTY_BODY', 'Request body is required');
+  const rest = decoder.end();
+  let report: ParsedReport;
+  if (junit) {
+    if (rest) junit.write(rest);
+    report = junit.finish();
+  } else {
+    jsonParts.push(rest);
+    report = readJsonReport(jsonParts.join(''));
+  }
+  return { report, digest: hash.digest('hex') };
+}
