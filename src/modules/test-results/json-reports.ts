@@ -8,7 +8,8 @@ const isObject = (value: unknown): value is Json =>
 const arrayOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const textOf = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
-const numberOf = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const numberOf = (value: unknown): number =>
+  typeof value === 'number' && Number.isFinite(value) ? value : 0;
 
 /** Playwright's json reporter: `{config, suites, stats}`, each top-level suite one file. */
 export const isPlaywrightReport = (report: Json) =>
@@ -49,7 +50,10 @@ export function readPlaywrightReport(report: Json): ParsedReport {
           spec: file,
           title: project ? `[${project}] ${title}` : title,
           outcome,
-          durationMs: results.reduce<number>((sum, result) => sum + numberOf(isObject(result) && result.duration), 0),
+          durationMs: results.reduce<number>(
+            (sum, result) => sum + numberOf(isObject(result) && result.duration),
+            0,
+          ),
           ...(outcome === 'failed' ? playwrightError(results) : {}),
         });
       }
@@ -93,12 +97,14 @@ export function readMochawesomeReport(report: Json): ParsedReport {
       });
     }
     for (const child of arrayOf(suite.suites)) {
-      if (isObject(child)) walk(child, textOf(child.file) ?? file);
+      if (isObject(child)) walk(child, textOf(child.file)?.replace(/^\//, '') ?? file);
     }
   };
   for (const result of arrayOf(report.results)) {
     if (!isObject(result)) continue;
-    walk(result, textOf(result.file) ?? textOf(result.fullFile) ?? textOf(result.title) ?? '(no spec)');
+    // Mochawesome writes the file relative to the working folder, with a leading slash.
+    const file = textOf(result.file)?.replace(/^\//, '');
+    walk(result, file ?? textOf(result.fullFile) ?? textOf(result.title) ?? '(no spec)');
   }
   return collector.finish();
 }

@@ -1,6 +1,11 @@
 import { SaxesParser } from 'saxes';
 import { invalidFormat } from './format-errors.js';
-import { createReportCollector, type ParsedReport, STACK_MAX_BYTES, type TestOutcome } from './report-model.js';
+import {
+  createReportCollector,
+  type ParsedReport,
+  STACK_MAX_BYTES,
+  type TestOutcome,
+} from './report-model.js';
 
 interface SuiteFrame {
   name: string | undefined;

@@ -105,9 +105,11 @@ export function createTestResultsRepository(db: Db) {
             .execute(),
         async () =>
           toCount(
-            (await base().select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow()).total as
-              | number
-              | string,
+            (
+              await base()
+                .select((eb) => eb.fn.countAll().as('total'))
+                .executeTakeFirstOrThrow()
+            ).total as number | string,
           ),
       );
     },

@@ -21,7 +21,7 @@ export const TestResultUpload = Type.Object(
     skipped: Type.Integer(),
     createdAt: Timestamp,
   },
-  { $id: 'TestResultUpload', title: 'TestResultUpload' },
+  { title: 'TestResultUpload' },
 );
 export type TestResultUpload = Static<typeof TestResultUpload>;
 
@@ -54,13 +54,13 @@ export const UploadListQuery = Type.Object(
 );
 export type UploadListQuery = Static<typeof UploadListQuery>;
 
-export const UploadResponse = Type.Object({ success: Type.Literal(true), data: Type.Ref(TestResultUpload) });
+export const UploadResponse = Type.Object({ success: Type.Literal(true), data: TestResultUpload });
 export const UploadDetailResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Object({ ...TestResultUpload.properties, failures: Type.Array(TestFailure) }),
 });
 export const UploadListResponse = Type.Object({
   success: Type.Literal(true),
-  data: Type.Array(Type.Ref(TestResultUpload)),
+  data: Type.Array(TestResultUpload),
   pagination: Type.Optional(PaginationSchema),
 });

@@ -56,12 +56,15 @@ export function createTestResultsService(deps: { repository: TestResultsReposito
       const { report, digest } = await readUpload(request.body, {
         kind,
         gzipped,
-        declaredLength: request.contentLength !== undefined && Number.isFinite(declared) ? declared : undefined,
+        declaredLength:
+          request.contentLength !== undefined && Number.isFinite(declared) ? declared : undefined,
         maxBytes: deps.maxBytes,
       });
       const existing = await repository.findByFile(app.id, query.run, digest);
       if (existing) return { upload: toUpload(existing), created: false };
-      const createdAt = query.createdAt ? new Date(query.createdAt).toISOString() : (report.startedAt ?? nowIso());
+      const createdAt = query.createdAt
+        ? new Date(query.createdAt).toISOString()
+        : (report.startedAt ?? nowIso());
       const { row, created } = await repository.insert(
         {
           app_id: app.id,

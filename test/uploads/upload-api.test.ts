@@ -1,0 +1,343 @@
+import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../support/databases.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createApp, fixture, JSON_TYPE, upload, uploadTableCounts, XML } from './upload-support.js';
+
+type Json = Record<string, any>;
+
+describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
+  let t: TestApp;
+  let shop: { id: number; code: string };
+
+  beforeAll(async () => {
+    t = await createTestApp({ dialect, env: { UPLOAD_MAX_BYTES: String(256 * 1024) } });
+    shop = await createApp(t.api, 'shop');
+  });
+  afterAll(async () => t.close());
+
+  const send = (
+    body: Buffer | string,
+    contentType: string,
+    query: Record<string, string | number> = {},
+    gzip = false,
+  ) => upload(t.api, body, { contentType, gzip, query: { app: shop.code, ...query } });
+
+  it.each([
+    ['mocha-junit.xml', XML, 'junit', { specs: 2, tests: 6, passed: 4, failed: 1, flaky: 0, skipped: 1 }],
+    [
+      'jest-junit.xml',
+      'text/xml',
+      'junit',
+      { specs: 2, tests: 5, passed: 3, failed: 1, flaky: 0, skipped: 1 },
+    ],
+    [
+      'playwright-junit.xml',
+      XML,
+      'junit',
+      { specs: 2, tests: 5, passed: 3, failed: 1, flaky: 0, skipped: 1 },
+    ],
+    ['pytest-junit.xml', XML, 'junit', { specs: 1, tests: 3, passed: 1, failed: 1, flaky: 0, skipped: 1 }],
+    [
+      'playwright.json',
+      JSON_TYPE,
+      'playwright',
+      { specs: 2, tests: 5, passed: 2, failed: 1, flaky: 1, skipped: 1 },
+    ],
+    [
+      'mochawesome.json',
+      `${JSON_TYPE}; charset=utf-8`,
+      'mochawesome',
+      { specs: 2, tests: 6, passed: 4, failed: 1, flaky: 0, skipped: 1 },
+    ],
+  ] as const)('reads %s from the real reporter', async (file, contentType, format, counts) => {
+    const run = 100 + file.length;
+    const response = await send(fixture(file), contentType, { run });
+    expect(response.statusCode, response.body).toBe(201);
+    const data = response.json<Json>().data;
+    expect(data).toEqual({
+      id: expect.any(Number),
+      appId: shop.id,
+      runNumber: run,
+      format,
+      ...counts,
+      createdAt: expect.stringMatching(/^2026-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    const detail = (await t.api({ method: 'GET', url: `/api/test_results/${data.id}` })).json<Json>().data;
+    expect(detail).toMatchObject(data);
+    expect(detail.failures).toHaveLength(1);
+    expect(detail.failures[0].message).toMatch(/discount code|toHaveText|toBe/);
+    expect(detail.failures[0].stack.length).toBeGreaterThan(0);
+  });
+
+  it('names the failed spec and keeps each spec status for the report', async () => {
+    const response = await send(fixture('playwright.json'), JSON_TYPE, {
+      run: 7,
+      createdAt: '2026-01-02T03:04:05Z',
+    });
+    const data = response.json<Json>().data;
+    expect(data.createdAt).toBe('2026-01-02T03:04:05.000Z');
+    const specs = await t.database.db
+      .selectFrom('test_result_specs')
+      .select(['spec', 'status', 'flaky', 'first_failure_message'])
+      .where('upload_id', '=', data.id)
+      .orderBy('spec')
+      .execute();
+    expect(specs).toEqual([
+      expect.objectContaining({
+        spec: 'checkout.spec.js',
+        status: 'failed',
+        flaky: 1,
+        first_failure_message: expect.stringContaining('toHaveText'),
+      }),
+      expect.objectContaining({
+        spec: 'login.spec.js',
+        status: 'passed',
+        flaky: 0,
+        first_failure_message: null,
+      }),
+    ]);
+    const [failure] = (await t.api({ method: 'GET', url: `/api/test_results/${data.id}` })).json<Json>().data
+      .failures;
+    expect(failure).toEqual({
+      spec: 'checkout.spec.js',
+      test: '[chromium] checkout › shows the discounted total',
+      message: expect.not.stringContaining('\u001b['),
+      stack: expect.any(String),
+    });
+  });
+
+  it('stores the same file of the same run once (200, same id); another file joins the run', async () => {
+    const first = await send(fixture('jest-junit.xml'), XML, { run: 42 });
+    expect(first.statusCode).toBe(201);
+    const before = await uploadTableCounts(t.database);
+    const again = await send(fixture('jest-junit.xml'), XML, { run: 42 }, true);
+    expect(again.statusCode).toBe(200);
+    expect(again.json<Json>().data).toEqual(first.json<Json>().data);
+    expect(await uploadTableCounts(t.database)).toEqual(before);
+
+    const shard = await send(fixture('mocha-junit.xml'), XML, { run: 42 });
+    expect(shard.statusCode).toBe(201);
+    expect(shard.json<Json>().data.id).not.toBe(first.json<Json>().data.id);
+    const otherRun = await send(fixture('jest-junit.xml'), XML, { run: 43 });
+    expect(otherRun.statusCode).toBe(201);
+  });
+
+  it('accepts gzip, lists newest first with paging, and deletes', async () => {
+    const created = await send(
+      fixture('pytest-junit.xml'),
+      XML,
+      { run: 9, createdAt: '2030-01-01T00:00:00.000Z' },
+      true,
+    );
+    expect(created.statusCode).toBe(201);
+    const id = created.json<Json>().data.id;
+    const page = await t.api({ method: 'GET', url: `/api/test_results?appId=${shop.id}&limit=1&offset=0` });
+    expect(page.statusCode).toBe(200);
+    const body = page.json<Json>();
+    expect(body.data).toEqual([created.json<Json>().data]);
+    expect(body.pagination).toMatchObject({ limit: 1, offset: 0, hasMore: true });
+    expect((await t.api({ method: 'GET', url: '/api/test_results?appId=999999' })).json<Json>().data).toEqual(
+      [],
+    );
+
+    expect((await t.api({ method: 'DELETE', url: `/api/test_results/${id}` })).statusCode).toBe(204);
+    expect((await t.api({ method: 'GET', url: `/api/test_results/${id}` })).statusCode).toBe(404);
+    expect((await t.api({ method: 'DELETE', url: `/api/test_results/${id}` })).statusCode).toBe(404);
+    const rows = await t.database.db
+      .selectFrom('test_result_specs')
+      .selectAll()
+      .where('upload_id', '=', id)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('cuts long messages at 4 KB and stacks at 16 KB with a marker', async () => {
+    const long = 'é'.repeat(10_000);
+    const xml = `<testsuite name="s"><testcase name="t"><failure message="${long}">${long}${long}</failure></testcase></testsuite>`;
+    const response = await send(xml, XML, { run: 77 });
+    const [failure] = (
+      await t.api({ method: 'GET', url: `/api/test_results/${response.json<Json>().data.id}` })
+    ).json<Json>().data.failures;
+    expect(Buffer.byteLength(failure.message)).toBeLessThanOrEqual(4096);
+    expect(failure.message).toMatch(/\[cut: 20000 bytes in all\]$/);
+    expect(Buffer.byteLength(failure.stack)).toBeLessThanOrEqual(16384);
+    expect(failure.stack).toMatch(/\[cut: \d+ bytes in all\]$/);
+    expect(failure.stack.startsWith('éé')).toBe(true);
+  });
+
+  it('reads JUnit flaky reruns (flakyFailure) and a bare testsuite root', async () => {
+    const xml =
+      '<testsuite name="pkg.Suite" timestamp="2026-02-03T04:05:06">' +
+      '<testcase name="a" classname="pkg.Suite"><flakyFailure message="first try">boom</flakyFailure></testcase>' +
+      '<testcase name="b" classname="pkg.Suite"><error message="npe">NullPointerException</error></testcase>' +
+      '</testsuite>';
+    const data = (await send(xml, XML, { run: 78 })).json<Json>().data;
+    expect(data).toMatchObject({
+      specs: 1,
+      tests: 2,
+      passed: 0,
+      failed: 1,
+      flaky: 1,
+      createdAt: '2026-02-03T04:05:06.000Z',
+    });
+  });
+
+  describe('refuses bad input and stores nothing', () => {
+    const refusals: [string, () => ReturnType<typeof send>, number, Json][] = [
+      [
+        'an unknown app',
+        () => upload(t.api, fixture('jest-junit.xml'), { contentType: XML, query: { app: 'nope', run: 1 } }),
+        404,
+        { code: 'NOT_FOUND' },
+      ],
+      [
+        'missing app and run, bad runUrl and createdAt (one error listing each)',
+        () =>
+          upload(t.api, fixture('jest-junit.xml'), {
+            contentType: XML,
+            query: { runUrl: 'ftp://x', createdAt: 'yesterday' },
+          }),
+        400,
+        { code: 'VALIDATION_ERROR' },
+      ],
+      [
+        'a run that is not a positive integer',
+        () => send(fixture('jest-junit.xml'), XML, { run: 0 }),
+        400,
+        { code: 'VALIDATION_ERROR' },
+      ],
+      [
+        'another content type',
+        () => send(fixture('jest-junit.xml'), 'text/plain', { run: 1 }),
+        400,
+        { details: [expect.objectContaining({ code: 'INVALID_CONTENT_TYPE' })] },
+      ],
+      [
+        'no content type',
+        () => upload(t.api, fixture('jest-junit.xml'), { query: { app: shop.code, run: 1 } }),
+        400,
+        { details: [expect.objectContaining({ code: 'INVALID_CONTENT_TYPE' })] },
+      ],
+      [
+        'malformed XML (with line and column)',
+        () =>
+          send('<testsuites>\n  <testsuite name="a">\n    <testcase name="x"></testsuite>', XML, { run: 1 }),
+        400,
+        {
+          code: 'VALIDATION_ERROR',
+          details: [expect.objectContaining({ code: 'INVALID_FORMAT', line: 3, column: expect.any(Number) })],
+        },
+      ],
+      [
+        'XML that is not JUnit',
+        () => send('<html><body/></html>', XML, { run: 1 }),
+        400,
+        { details: [expect.objectContaining({ code: 'INVALID_FORMAT' })] },
+      ],
+      [
+        'malformed JSON',
+        () => send('{"stats": {', JSON_TYPE, { run: 1 }),
+        400,
+        { details: [expect.objectContaining({ code: 'INVALID_FORMAT' })] },
+      ],
+      [
+        'JSON of neither shape',
+        () => send('{"tests": []}', JSON_TYPE, { run: 1 }),
+        400,
+        { details: [expect.objectContaining({ code: 'INVALID_FORMAT' })] },
+      ],
+      [
+        'an empty body',
+        () => send('', XML, { run: 1 }),
+        400,
+        { details: [expect.objectContaining({ code: 'EMPTY_BODY' })] },
+      ],
+      [
+        'gzip that is not gzip',
+        () =>
+          t.api({
+            method: 'POST',
+            url: `/api/test_results?app=${shop.code}&run=1`,
+            headers: { 'content-type': XML, 'content-encoding': 'gzip' },
+            payload: 'plain',
+          }),
+        400,
+        { code: 'VALIDATION_ERROR' },
+      ],
+      [
+        'a body over UPLOAD_MAX_BYTES',
+        () =>
+          send(`<testsuite name="a">${'<testcase name="x"/>'.repeat(20_000)}</testsuite>`, XML, { run: 1 }),
+        413,
+        { code: 'PAYLOAD_TOO_LARGE' },
+      ],
+      [
+        'gzip that inflates past UPLOAD_MAX_BYTES',
+        () => send(`<testsuite name="a">${' '.repeat(10 * 1024 * 1024)}</testsuite>`, XML, { run: 1 }, true),
+        413,
+        { code: 'PAYLOAD_TOO_LARGE' },
+      ],
+    ];
+
+    it.each(refusals)('%s', async (_name, request, status, error) => {
+      const before = await uploadTableCounts(t.database);
+      const response = await request();
+      expect(response.statusCode, response.body).toBe(status);
+      expect(response.json<Json>().error).toMatchObject(error);
+      expect(await uploadTableCounts(t.database)).toEqual(before);
+    });
+
+    it('lists every bad parameter in one error', async () => {
+      const response = await upload(t.api, fixture('jest-junit.xml'), {
+        contentType: XML,
+        query: { run: -3, runUrl: 'ftp://x', createdAt: 'yesterday' },
+      });
+      const fields = (response.json<Json>().error.details as Json[]).map((detail) => detail.field).sort();
+      expect(fields).toEqual(expect.arrayContaining(['app', 'createdAt', 'run', 'runUrl']));
+    });
+
+    it('never expands or fetches entities: XXE and billion laughs are refused', async () => {
+      let fetched = 0;
+      const bait = createServer((_request, response) => {
+        fetched += 1;
+        response.end('<!ENTITY leak "x">');
+      });
+      await new Promise<void>((resolve) => bait.listen(0, '127.0.0.1', resolve));
+      const port = (bait.address() as { port: number }).port;
+      const before = await uploadTableCounts(t.database);
+      const documents = [
+        `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><testsuite name="&xxe;"/>`,
+        `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY % remote SYSTEM "http://127.0.0.1:${port}/evil.dtd"> %remote;]><testsuite name="a"/>`,
+        `<?xml version="1.0"?><!DOCTYPE t SYSTEM "http://127.0.0.1:${port}/t.dtd"><testsuite name="a"/>`,
+        `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i === 0 ? '' : i};`.repeat(10)}">`).join('')}]><testsuite name="&lol9;"/>`,
+        `<testsuite name="&lol9;"/>`,
+      ];
+      try {
+        for (const xml of documents) {
+          for (const gzip of [false, true]) {
+            const response = await send(xml, XML, { run: 5 }, gzip);
+            expect(response.statusCode, xml).toBe(400);
+            expect(response.json<Json>().error.details[0].code).toBe('INVALID_FORMAT');
+            expect(response.body).not.toContain('root:');
+          }
+        }
+      } finally {
+        await new Promise((resolve) => bait.close(resolve));
+      }
+      expect(fetched).toBe(0);
+      expect(await uploadTableCounts(t.database)).toEqual(before);
+    });
+
+    it('needs the key', async () => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: `/api/test_results?app=${shop.code}&run=1`,
+        headers: { 'content-type': XML },
+        payload: gzipSync('x'),
+      });
+      expect(response.statusCode).toBe(401);
+    });
+  });
+});
