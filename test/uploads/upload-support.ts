@@ -23,7 +23,7 @@ export interface UploadOptions {
 export function upload(api: Api, body: Buffer | string, options: UploadOptions = {}) {
   const raw = typeof body === 'string' ? Buffer.from(body) : body;
   const query = new URLSearchParams(
-    Object.entries(options.query ?? {}).map(([key, value]) => [key, String(value)]),
+    Object.entries(options.query ?? {}).map(([key, value]): [string, string] => [key, String(value)]),
   );
   return api({
     method: 'POST',
