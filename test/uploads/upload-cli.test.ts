@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFromCi, uploadCommand } from '../../src/cli/upload-command.js';
 import { startLiveServer, type LiveServer } from '../support/live-server.js';
@@ -39,7 +40,7 @@ describe('dashboard upload', () => {
 
   beforeAll(async () => {
     server = await startLiveServer();
-    const api = (options: Parameters<LiveServer['app']['inject']>[0] & object) =>
+    const api = (options: InjectOptions) =>
       server.app.inject({ ...options, headers: { 'x-api-key': TEST_KEY } });
     shop = await createApp(api, 'shop');
   });

@@ -64,12 +64,19 @@ const TEXT_FIELD_MAX = 1000;
 // eslint-disable-next-line no-control-regex
 const ANSI_ESCAPES = /\u001b\[[0-9;]*[A-Za-z]/g;
 
-/** Text cut to `maxBytes` of UTF-8 with a marker saying how much was left out. */
+/**
+ * A copy of `text` that shares no memory with it. Parsers hand out substrings of the chunk they
+ * read, and V8 keeps the whole chunk alive as long as such a substring lives: a name kept for the
+ * whole upload would otherwise keep a 64 KB chunk each.
+ */
+const detached = (text: string) => Buffer.from(text, 'utf8').toString('utf8');
+
+/** Text cut to `maxBytes` of UTF-8 with a marker saying how much was left out (a copy). */
 export function cutText(text: string, maxBytes: number): string {
   // eslint-disable-next-line no-control-regex
   const clean = text.replace(ANSI_ESCAPES, '').replace(/\u0000/g, '');
   const bytes = Buffer.byteLength(clean);
-  if (bytes <= maxBytes) return clean;
+  if (bytes <= maxBytes) return detached(clean);
   const marker = `\n… [cut: ${bytes} bytes in all]`;
   const kept = Buffer.from(clean).subarray(0, maxBytes - Buffer.byteLength(marker));
   // A cut in the middle of a character decodes to U+FFFD: drop that partial character.
@@ -91,11 +98,10 @@ export function createReportCollector(format: UploadFormat) {
 
   return {
     add(test: ReportedTest): void {
-      const name = shortName(test.spec);
-      let tally = specs.get(name);
+      let tally = specs.get(test.spec);
       if (!tally) {
         tally = {
-          spec: name,
+          spec: shortName(test.spec),
           tests: 0,
           passed: 0,
           failed: 0,
@@ -104,7 +110,7 @@ export function createReportCollector(format: UploadFormat) {
           durationMs: 0,
           firstFailureMessage: null,
         };
-        specs.set(name, tally);
+        specs.set(detached(test.spec), tally);
       }
       tally.tests += 1;
       tally[test.outcome] += 1;
@@ -116,7 +122,7 @@ export function createReportCollector(format: UploadFormat) {
       tally.firstFailureMessage ??= message;
       if (failures.length < MAX_FAILURES_KEPT) {
         failures.push({
-          spec: name,
+          spec: tally.spec,
           test: shortName(test.title),
           message,
           stack: cutText(test.stack ?? test.message ?? '', STACK_MAX_BYTES),
