@@ -9,6 +9,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { clearInterval, setInterval } from 'node:timers';
 import { createGzip } from 'node:zlib';
 import { BENCH_KEY as KEY, rssMiB, SERVICE_NODE_ARGS, serviceEnvironment, startProcess } from './lib.mjs';
 

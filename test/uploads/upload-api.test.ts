@@ -1,19 +1,22 @@
 import { createServer } from 'node:http';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { createApp, fixture, JSON_TYPE, upload, uploadTableCounts, XML } from './upload-support.js';
+import { type Api, createApp, fixture, JSON_TYPE, upload, uploadTableCounts, XML } from './upload-support.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- API bodies, read freely
 type Json = Record<string, any>;
 
 describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
   let t: TestApp;
   let shop: { id: number; code: string };
+  const api: Api = (options) => t.api(options);
 
   beforeAll(async () => {
     t = await createTestApp({ dialect, env: { UPLOAD_MAX_BYTES: String(256 * 1024) } });
-    shop = await createApp(t.api, 'shop');
+    shop = await createApp(api, 'shop');
   });
   afterAll(async () => t.close());
 
@@ -22,7 +25,7 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
     contentType: string,
     query: Record<string, string | number> = {},
     gzip = false,
-  ) => upload(t.api, body, { contentType, gzip, query: { app: shop.code, ...query } });
+  ) => upload(api, body, { contentType, gzip, query: { app: shop.code, ...query } });
 
   it.each([
     ['mocha-junit.xml', XML, 'junit', { specs: 2, tests: 6, passed: 4, failed: 1, flaky: 0, skipped: 1 }],
@@ -188,14 +191,14 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
     const refusals: [string, () => ReturnType<typeof send>, number, Json][] = [
       [
         'an unknown app',
-        () => upload(t.api, fixture('jest-junit.xml'), { contentType: XML, query: { app: 'nope', run: 1 } }),
+        () => upload(api, fixture('jest-junit.xml'), { contentType: XML, query: { app: 'nope', run: 1 } }),
         404,
         { code: 'NOT_FOUND' },
       ],
       [
         'missing app and run, bad runUrl and createdAt (one error listing each)',
         () =>
-          upload(t.api, fixture('jest-junit.xml'), {
+          upload(api, fixture('jest-junit.xml'), {
             contentType: XML,
             query: { runUrl: 'ftp://x', createdAt: 'yesterday' },
           }),
@@ -216,7 +219,7 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
       ],
       [
         'no content type',
-        () => upload(t.api, fixture('jest-junit.xml'), { query: { app: shop.code, run: 1 } }),
+        () => upload(api, fixture('jest-junit.xml'), { query: { app: shop.code, run: 1 } }),
         400,
         { details: [expect.objectContaining({ code: 'INVALID_CONTENT_TYPE' })] },
       ],
@@ -274,6 +277,24 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
         { code: 'PAYLOAD_TOO_LARGE' },
       ],
       [
+        'a streamed body (no Content-Length) that grows past UPLOAD_MAX_BYTES',
+        () =>
+          api({
+            method: 'POST',
+            url: `/api/test_results?app=${shop.code}&run=1`,
+            headers: { 'content-type': XML },
+            payload: Readable.from(
+              (function* () {
+                yield '<testsuite name="a">';
+                for (let i = 0; i < 400; i++) yield '<testcase name="x"/>'.repeat(50);
+                yield '</testsuite>';
+              })(),
+            ),
+          }),
+        413,
+        { code: 'PAYLOAD_TOO_LARGE' },
+      ],
+      [
         'gzip that inflates past UPLOAD_MAX_BYTES',
         () => send(`<testsuite name="a">${' '.repeat(10 * 1024 * 1024)}</testsuite>`, XML, { run: 1 }, true),
         413,
@@ -290,7 +311,7 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
     });
 
     it('lists every bad parameter in one error', async () => {
-      const response = await upload(t.api, fixture('jest-junit.xml'), {
+      const response = await upload(api, fixture('jest-junit.xml'), {
         contentType: XML,
         query: { run: -3, runUrl: 'ftp://x', createdAt: 'yesterday' },
       });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
 import { eventually, type ReportHarness, specRow, startReportHarness } from '../reports/report-harness.js';
-import { createApp, fixture, JSON_TYPE, upload, XML } from './upload-support.js';
+import { type Api, createApp, fixture, JSON_TYPE, upload, XML } from './upload-support.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- API bodies, read freely
 type Json = Record<string, any>;
 
 const PASSING_WITH_RETRY =
@@ -15,17 +16,18 @@ describe.each(DIALECTS)('reports over uploaded runs (%s)', (dialect) => {
   let web: { id: number; name: string; code: string };
   let cypressApp: { id: number; name: string; code: string };
   let idle: { id: number; name: string; code: string };
+  const api: Api = (options) => h.api(options);
 
   beforeAll(async () => {
     h = await startReportHarness({ dialect });
-    web = await createApp(h.api, 'web');
-    cypressApp = await createApp(h.api, 'api');
-    idle = await createApp(h.api, 'idle');
+    web = await createApp(api, 'web');
+    cypressApp = await createApp(api, 'api');
+    idle = await createApp(api, 'idle');
   });
   afterAll(async () => h.close());
 
   const send = (body: Buffer | string, contentType: string, query: Record<string, string | number>) =>
-    upload(h.api, body, { contentType, query: { app: web.code, ...query } });
+    upload(api, body, { contentType, query: { app: web.code, ...query } });
 
   it('reports uploaded runs of every format beside a Cypress-fed app, and forgets a deleted upload', async () => {
     const date = '2026-03-10';
