@@ -187,6 +187,23 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
     });
   });
 
+  it("removes an app's uploads with the app", async () => {
+    const doomed = await createApp(api, 'doomed');
+    const created = await upload(api, fixture('mocha-junit.xml'), {
+      contentType: XML,
+      query: { app: doomed.code, run: 1 },
+    });
+    const id = created.json<Json>().data.id as number;
+    expect((await api({ method: 'DELETE', url: `/api/apps/${doomed.id}` })).statusCode).toBeLessThan(300);
+    expect((await api({ method: 'GET', url: `/api/test_results/${id}` })).statusCode).toBe(404);
+    const orphans = await t.database.db
+      .selectFrom('test_result_failures')
+      .select('id')
+      .where('upload_id', '=', id)
+      .execute();
+    expect(orphans).toEqual([]);
+  });
+
   describe('refuses bad input and stores nothing', () => {
     const refusals: [string, () => ReturnType<typeof send>, number, Json][] = [
       [
