@@ -53,11 +53,12 @@ export function createJUnitReader() {
    */
   let lastFile: string | undefined;
 
-  // saxes counts columns from 0; editors and people from 1.
-  const positionNow = () => ({ line: parser.line, column: parser.column + 1 });
+  // saxes's column is the 0-based index of the next character: the 1-based column of the
+  // character that made the document wrong.
+  const positionNow = () => ({ line: parser.line, column: parser.column });
 
   parser.on('error', (error) => {
-    fault ??= invalidFormat(error.message.replace(/^[^:]*:\d+:\d+: /, ''), positionNow());
+    fault ??= invalidFormat(error.message.replace(/^(?:[^:]*:)?\d+:\d+: /, ''), positionNow());
     throw fault;
   });
   parser.on('doctype', () => {
