@@ -113,7 +113,8 @@ export function readMochawesomeReport(report: Json): ParsedReport {
 export function readJsonReport(text: string): ParsedReport {
   let report: unknown;
   try {
-    report = JSON.parse(text);
+    // Some Windows tools start their files with a byte-order mark, which JSON.parse refuses.
+    report = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw invalidFormat(`Not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
