@@ -109,15 +109,8 @@ export function readMochawesomeReport(report: Json): ParsedReport {
   return collector.finish();
 }
 
-/** Reads a JSON report of either shape; anything else is INVALID_FORMAT. */
-export function readJsonReport(text: string): ParsedReport {
-  let report: unknown;
-  try {
-    // Some Windows tools start their files with a byte-order mark, which JSON.parse refuses.
-    report = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (error) {
-    throw invalidFormat(`Not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
+/** A parsed JSON document of either shape as a report; anything else is INVALID_FORMAT. */
+export function reportFromJson(report: unknown): ParsedReport {
   if (isObject(report) && isPlaywrightReport(report)) return readPlaywrightReport(report);
   if (isObject(report) && isMochawesomeReport(report)) return readMochawesomeReport(report);
   throw invalidFormat(

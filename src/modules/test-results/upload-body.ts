@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import { PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
-import { readJsonReport } from './json-reports.js';
+import { createJsonReader } from './json-reader.js';
 import { createJUnitReader } from './junit-reader.js';
 import type { ParsedReport } from './report-model.js';
 
@@ -56,8 +56,8 @@ export interface ReadUpload {
 /**
  * Reads an upload as it arrives: inflated when gzipped, counted on the wire and after inflation
  * (either past `maxBytes` is 413), hashed, and handed chunk by chunk to the format's reader. XML
- * is parsed as it comes, so each network chunk is a short slice of work and other requests are
- * served in between; JSON reports are parsed once complete (at most `maxBytes` of text).
+ * and JSON are parsed as they come, so each network chunk is a short slice of work and other
+ * requests are served in between.
  */
 export async function readUpload(
   body: Readable,
@@ -93,8 +93,7 @@ export async function readUpload(
 
   const hash = createHash('sha256');
   const decoder = new StringDecoder('utf8');
-  const junit = options.kind === 'xml' ? createJUnitReader() : undefined;
-  const jsonParts: string[] = [];
+  const reader = options.kind === 'xml' ? createJUnitReader() : createJsonReader();
   let bytes = 0;
   let sliceStarted = performance.now();
   try {
@@ -108,9 +107,7 @@ export async function readUpload(
       bytes += chunk.length;
       if (bytes > maxBytes) throw tooLarge(maxBytes);
       hash.update(chunk);
-      const text = decoder.write(chunk);
-      if (junit) junit.write(text);
-      else jsonParts.push(text);
+      reader.write(decoder.write(chunk));
     }
   } catch (error) {
     if (error instanceof PayloadTooLargeError || error instanceof ValidationError) throw error;
@@ -123,13 +120,6 @@ export async function readUpload(
   }
   if (bytes === 0) throw ValidationError.single('body', 'EMPTY_BODY', 'Request body is required');
   const rest = decoder.end();
-  let report: ParsedReport;
-  if (junit) {
-    if (rest) junit.write(rest);
-    report = junit.finish();
-  } else {
-    jsonParts.push(rest);
-    report = readJsonReport(jsonParts.join(''));
-  }
-  return { report, digest: hash.digest('hex') };
+  if (rest) reader.write(rest);
+  return { report: await reader.finish(), digest: hash.digest('hex') };
 }
