@@ -30,6 +30,12 @@ export interface UploadedSpecRow {
 /** Rows per INSERT: well under both dialects' bound-parameter limits. */
 const INSERT_BATCH = 200;
 
+/**
+ * SQLite answers synchronously, so thousands of rows in one go would hold the event loop for tens
+ * of milliseconds: other requests get a turn between batches.
+ */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 export function createTestResultsRepository(db: Db) {
   return {
     async findAppByCode(code: string): Promise<{ id: number; name: string } | undefined> {
@@ -69,6 +75,7 @@ export function createTestResultsRepository(db: Db) {
               .insertInto('test_result_specs')
               .values(batch.map((spec) => ({ ...spec, upload_id: stored.id })))
               .execute();
+            await nextTurn();
           }
           for (let start = 0; start < failures.length; start += INSERT_BATCH) {
             const batch = failures.slice(start, start + INSERT_BATCH);
@@ -76,6 +83,7 @@ export function createTestResultsRepository(db: Db) {
               .insertInto('test_result_failures')
               .values(batch.map((failure) => ({ ...failure, upload_id: stored.id })))
               .execute();
+            await nextTurn();
           }
           return stored;
         });
