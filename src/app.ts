@@ -47,6 +47,7 @@ import { metricsRoutes, observeHttpDurations } from './http/metrics.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportDetail, ReportSummary } from './modules/reports/reports.schema.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { testResultsRoutes } from './modules/test-results/test-results.routes.js';
 import { Webhook, WebhookDelivery } from './modules/webhooks/webhooks.schema.js';
 
 /** A method and path the router answers, and whether it is public (no key needed). */
@@ -229,6 +230,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
       await api.register(manualRunsRoutes, container.manualRuns);
       await api.register(reportsRoutes, container.reports);
       await api.register(quarantineRoutes, container.quarantine);
+      await api.register(testResultsRoutes, container.testResults);
     },
     { prefix: '/api' },
   );

@@ -99,8 +99,14 @@ async function report(args: string[]): Promise<void> {
   process.exitCode = await reportCommand(args, configFrom(process.env), io);
 }
 
+async function upload(args: string[]): Promise<void> {
+  const io = { out: (text: string) => console.log(text), err: (text: string) => console.error(text) };
+  const { uploadCommand } = await import('./cli/upload-command.js');
+  process.exitCode = await uploadCommand(args, process.env, io);
+}
+
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<void>> = { serve, migrate, jobs, report };
+const commands: Record<string, (args: string[]) => Promise<void>> = { serve, migrate, jobs, report, upload };
 const run = command ? commands[command] : undefined;
 if (!run) fail(USAGE, command === undefined || command === '--help' ? 0 : 64);
 run(rest).catch((error: unknown) =>

@@ -25,6 +25,8 @@ import { createSuspectsModule } from './modules/suspects/suspects.module.js';
 import { createTodosRepository } from './modules/todos/todos.repository.js';
 import { createTodosService } from './modules/todos/todos.service.js';
 import { createTrackerModule } from './modules/tracker/tracker.module.js';
+import { createReportRowSource } from './modules/test-results/report-source.js';
+import { createTestResultsModule } from './modules/test-results/test-results.module.js';
 import type { ModuleDeps } from './shared/module-deps.js';
 
 const REDACTED_PATHS = [
@@ -116,6 +118,7 @@ export function createContainer(infrastructure: Infrastructure) {
     notify: notifications.sink,
     clock: infrastructure.clock,
   });
+  const testResults = createTestResultsModule(deps);
 
   return {
     ...infrastructure,
@@ -149,15 +152,19 @@ export function createContainer(infrastructure: Infrastructure) {
         staleMs: config.reports.staleMs,
         quarantine: quarantine.effects,
       }),
-      /** The test-results service the worker reads spec rows from. */
-      source: createCypressClient({
-        baseUrl: config.cypress.baseUrl,
-        apiKey: config.cypress.apiKey,
-        branch: config.cypress.branch,
-        timeoutMs: config.externalTimeoutMs,
-        outcomes: integrationStatusOf(db).outcomes('cypress', [config.cypress.apiKey]),
+      /** Where the worker reads spec rows: uploads for apps that have them, else the test-results service. */
+      source: createReportRowSource({
+        repository: testResults.repository,
+        cypress: createCypressClient({
+          baseUrl: config.cypress.baseUrl,
+          apiKey: config.cypress.apiKey,
+          branch: config.cypress.branch,
+          timeoutMs: config.externalTimeoutMs,
+          outcomes: integrationStatusOf(db).outcomes('cypress', [config.cypress.apiKey]),
+        }),
       }),
     },
+    testResults,
     /** Points the on-demand jobs at this process's listener (the API calls it once it listens). */
     useApiAt(resolve: () => string) {
       apiBaseUrl = resolve;

@@ -46,6 +46,8 @@ export interface Config {
   readonly externalTimeoutMs: number;
   /** Longest time a client may take to send one request (headers and body) or sit idle on keep-alive. */
   readonly requestTimeoutMs: number;
+  /** UPLOAD_MAX_BYTES: largest test-result upload, before and after gzip inflation (default 50 MiB). */
+  readonly uploadMaxBytes: number;
   readonly auth: {
     readonly bruteForceMaxAttempts: number;
     readonly bruteForceWindowMs: number;
@@ -149,6 +151,7 @@ export function loadConfig(env: Env): Config {
     corsOrigins: readList(env, 'CORS_ORIGINS'),
     externalTimeoutMs: readInteger(env, 'EXTERNAL_TIMEOUT_MS', 10_000, { min: 1 }),
     requestTimeoutMs: readInteger(env, 'REQUEST_TIMEOUT_MS', 30_000, { min: 100 }),
+    uploadMaxBytes: readInteger(env, 'UPLOAD_MAX_BYTES', 50 * 1024 * 1024, { min: 1024 }),
     auth: {
       bruteForceMaxAttempts: readInteger(env, 'BRUTE_FORCE_MAX_ATTEMPTS', 3, { min: 1 }),
       bruteForceWindowMs: readInteger(env, 'BRUTE_FORCE_WINDOW_MS', 900_000, { min: 1 }),

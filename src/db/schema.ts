@@ -234,6 +234,54 @@ export interface QuarantinesTable {
   lifted_reason: string | null;
 }
 
+/** One uploaded report file of an app's CI run (several per run when the CI is sharded). */
+export interface TestResultUploadsTable {
+  id: Generated<number>;
+  app_id: number;
+  run_number: number;
+  format: string;
+  /** SHA-256 of the (inflated) file: the same file uploaded again for the run is not stored twice. */
+  digest: string;
+  specs: number;
+  tests: number;
+  passed: number;
+  failed: number;
+  flaky: number;
+  skipped: number;
+  commit_sha: string | null;
+  branch: string | null;
+  author: string | null;
+  run_url: string | null;
+  /** When the run ran (the report's own start time unless the uploader said otherwise). */
+  created_at: string;
+  uploaded_at: string;
+}
+
+/** One spec (test file) of an upload; `status` is passed, failed or noTests as in the export. */
+export interface TestResultSpecsTable {
+  id: Generated<number>;
+  upload_id: number;
+  spec: string;
+  status: string;
+  tests: number;
+  passed: number;
+  failed: number;
+  flaky: number;
+  skipped: number;
+  duration_ms: number | null;
+  first_failure_message: string | null;
+}
+
+/** One failed test of an upload with its error text (cut to 4 KB / 16 KB). */
+export interface TestResultFailuresTable {
+  id: Generated<number>;
+  upload_id: number;
+  spec: string;
+  test: string;
+  message: string;
+  stack: string;
+}
+
 export interface Database {
   apps: AppsTable;
   todos: TodosTable;
@@ -251,4 +299,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   suspect_ranges: SuspectRangesTable;
   quarantines: QuarantinesTable;
+  test_result_uploads: TestResultUploadsTable;
+  test_result_specs: TestResultSpecsTable;
+  test_result_failures: TestResultFailuresTable;
 }

@@ -31,6 +31,8 @@ export interface RowSource {
     startDate: string;
     endDate: string;
     projects: readonly string[];
+    /** The watched apps, for a source that feeds some of them from uploads. */
+    apps?: readonly { id: number; name: string }[];
   }): AsyncIterable<Record<string, unknown>>;
 }
 
@@ -102,7 +104,7 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     const aggregator = createAggregator(apps, request.date);
     if (apps.length > 0) {
       const projects = [...new Set(apps.map((app) => app.name))];
-      for await (const row of deps.source.specDetails({ ...reportWindow(request.date), projects })) {
+      for await (const row of deps.source.specDetails({ ...reportWindow(request.date), projects, apps })) {
         aggregator.add(row);
       }
     }

@@ -4,9 +4,10 @@ import * as reportSpecs from './002-report-specs.js';
 import * as webhooks from './003-webhooks.js';
 import * as integrationStatus from './004-integration-status.js';
 import * as pullRequestGitHubState from './005-pull-request-github-state.js';
+import * as reportVersions from './006-report-versions.js';
+import * as testResults from './007-test-results.js';
 import * as quarantine from './008-quarantine.js';
 import * as appRepositoryUrl from './009-app-repository-url.js';
-import * as reportVersions from './006-report-versions.js';
 
 /** Migrations are listed in code (not read from disk) so the built package needs no globbing. */
 export const migrationProvider: MigrationProvider = {
@@ -17,9 +18,10 @@ export const migrationProvider: MigrationProvider = {
       '003-webhooks': webhooks,
       '004-integration-status': integrationStatus,
       '005-pull-request-github-state': pullRequestGitHubState,
+      '006-report-versions': reportVersions,
+      '007-test-results': testResults,
       '008-quarantine': quarantine,
       '009-app-repository-url': appRepositoryUrl,
-      '006-report-versions': reportVersions,
     });
   },
 };

@@ -1,0 +1,19 @@
+import type { ModuleDeps } from '../../shared/module-deps.js';
+import { createTestResultsRepository, type TestResultsRepository } from './test-results.repository.js';
+import { createTestResultsService, type TestResultsService } from './test-results.service.js';
+
+export interface TestResultsModule {
+  service: TestResultsService;
+  repository: TestResultsRepository;
+  /** UPLOAD_MAX_BYTES, the upload route's own body limit. */
+  maxBytes: number;
+}
+
+export function createTestResultsModule({ config, db }: ModuleDeps): TestResultsModule {
+  const repository = createTestResultsRepository(db);
+  return {
+    repository,
+    maxBytes: config.uploadMaxBytes,
+    service: createTestResultsService({ repository, maxBytes: config.uploadMaxBytes }),
+  };
+}

@@ -1,0 +1,66 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
+import { HttpUrl, Text, Timestamp } from '../../http/schemas.js';
+import { UPLOAD_FORMATS } from './report-model.js';
+
+const MAX_INTEGER = 2_147_483_647;
+
+export const TestResultUpload = Type.Object(
+  {
+    id: Type.Integer(),
+    appId: Type.Integer(),
+    runNumber: Type.Integer(),
+    format: Type.Union(UPLOAD_FORMATS.map((format) => Type.Literal(format))),
+    /** Test files in the upload. */
+    specs: Type.Integer(),
+    tests: Type.Integer(),
+    passed: Type.Integer(),
+    failed: Type.Integer(),
+    /** Tests that passed only on a retry (not counted in `passed`). */
+    flaky: Type.Integer(),
+    skipped: Type.Integer(),
+    createdAt: Timestamp,
+  },
+  { title: 'TestResultUpload' },
+);
+export type TestResultUpload = Static<typeof TestResultUpload>;
+
+export const TestFailure = Type.Object({
+  spec: Type.String(),
+  test: Type.String(),
+  /** At most 4 KB, cut with a marker. */
+  message: Type.String(),
+  /** At most 16 KB, cut with a marker. */
+  stack: Type.String(),
+});
+
+export const UploadQuery = Type.Object(
+  {
+    app: Text(100, { description: "The application's code" }),
+    run: Type.Integer({ minimum: 1, maximum: MAX_INTEGER, description: 'The CI run number' }),
+    commit: Type.Optional(Text(200)),
+    branch: Type.Optional(Text(500)),
+    author: Type.Optional(Text(500)),
+    runUrl: Type.Optional(HttpUrl(2000)),
+    createdAt: Type.Optional(Timestamp),
+  },
+  { additionalProperties: false },
+);
+export type UploadQuery = Static<typeof UploadQuery>;
+
+export const UploadListQuery = Type.Object(
+  { ...PaginationQuery, appId: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_INTEGER })) },
+  { additionalProperties: false },
+);
+export type UploadListQuery = Static<typeof UploadListQuery>;
+
+export const UploadResponse = Type.Object({ success: Type.Literal(true), data: TestResultUpload });
+export const UploadDetailResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Object({ ...TestResultUpload.properties, failures: Type.Array(TestFailure) }),
+});
+export const UploadListResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(TestResultUpload),
+  pagination: Type.Optional(PaginationSchema),
+});

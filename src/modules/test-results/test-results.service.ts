@@ -1,0 +1,120 @@
+import type { Readable } from 'node:stream';
+import type { Page } from '../../http/pagination.js';
+import { NotFoundError, ValidationError } from '../../shared/errors.js';
+import { nowIso } from '../../shared/time.js';
+import type { UploadFormat } from './report-model.js';
+import type { TestResultsRepository, UploadRow } from './test-results.repository.js';
+import type { TestResultUpload, UploadQuery } from './test-results.schema.js';
+import { bodyKindOf, isGzipped, readUpload } from './upload-body.js';
+
+export interface UploadRequest {
+  query: UploadQuery;
+  body: Readable | undefined;
+  contentType: string | undefined;
+  contentEncoding: string | undefined;
+  contentLength: string | undefined;
+}
+
+export function toUpload(row: UploadRow): TestResultUpload {
+  return {
+    id: row.id,
+    appId: row.app_id,
+    runNumber: row.run_number,
+    format: row.format as UploadFormat,
+    specs: row.specs,
+    tests: row.tests,
+    passed: row.passed,
+    failed: row.failed,
+    flaky: row.flaky,
+    skipped: row.skipped,
+    createdAt: row.created_at,
+  };
+}
+
+/** A spec failed when any test failed; it passed when any ran; all skipped is noTests. */
+function specStatus(counts: { failed: number; passed: number; flaky: number }): string {
+  if (counts.failed > 0) return 'failed';
+  return counts.passed + counts.flaky > 0 ? 'passed' : 'noTests';
+}
+
+export function createTestResultsService(deps: { repository: TestResultsRepository; maxBytes: number }) {
+  const { repository } = deps;
+
+  return {
+    /** Stores a report file for a run; `created: false` when that very file was already stored. */
+    async upload(request: UploadRequest): Promise<{ upload: TestResultUpload; created: boolean }> {
+      const { query } = request;
+      const kind = bodyKindOf(request.contentType);
+      const gzipped = isGzipped(request.contentEncoding);
+      if (!request.body) throw ValidationError.single('body', 'EMPTY_BODY', 'Request body is required');
+      const app = await repository.findAppByCode(query.app);
+      if (!app) {
+        request.body.resume();
+        throw new NotFoundError(`Application with code "${query.app}" not found`);
+      }
+      const declared = Number(request.contentLength);
+      const { report, digest } = await readUpload(request.body, {
+        kind,
+        gzipped,
+        declaredLength:
+          request.contentLength !== undefined && Number.isFinite(declared) ? declared : undefined,
+        maxBytes: deps.maxBytes,
+      });
+      const existing = await repository.findByFile(app.id, query.run, digest);
+      if (existing) return { upload: toUpload(existing), created: false };
+      const createdAt = query.createdAt
+        ? new Date(query.createdAt).toISOString()
+        : (report.startedAt ?? nowIso());
+      const { row, created } = await repository.insert(
+        {
+          app_id: app.id,
+          run_number: query.run,
+          format: report.format,
+          digest,
+          specs: report.specs.length,
+          ...report.totals,
+          commit_sha: query.commit ?? null,
+          branch: query.branch ?? null,
+          author: query.author ?? null,
+          run_url: query.runUrl ?? null,
+          created_at: createdAt,
+          uploaded_at: nowIso(),
+        },
+        report.specs.map((spec) => ({
+          spec: spec.spec,
+          status: specStatus(spec),
+          tests: spec.tests,
+          passed: spec.passed,
+          failed: spec.failed,
+          flaky: spec.flaky,
+          skipped: spec.skipped,
+          duration_ms: Math.min(spec.durationMs, 2_147_483_647),
+          first_failure_message: spec.firstFailureMessage,
+        })),
+        report.failures,
+      );
+      return { upload: toUpload(row), created };
+    },
+
+    async list(page: Page, appId?: number): Promise<{ items: TestResultUpload[]; total: number }> {
+      const { rows, total } = await repository.list({ appId, limit: page.limit, offset: page.offset });
+      return { items: rows.map(toUpload), total };
+    },
+
+    async get(id: number) {
+      const row = await repository.findById(id);
+      if (!row) throw new NotFoundError(`Test result upload ${id} not found`);
+      const failures = await repository.failuresOf(id);
+      return {
+        ...toUpload(row),
+        failures: failures.map(({ spec, test, message, stack }) => ({ spec, test, message, stack })),
+      };
+    },
+
+    async delete(id: number): Promise<void> {
+      if (!(await repository.delete(id))) throw new NotFoundError(`Test result upload ${id} not found`);
+    },
+  };
+}
+
+export type TestResultsService = ReturnType<typeof createTestResultsService>;
