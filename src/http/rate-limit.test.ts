@@ -63,4 +63,21 @@ describe('the /api rate limit counts every request of its address', () => {
     expect(other.statusCode).toBe(200);
     expect(other.headers['x-ratelimit-limit']).toBe('100');
   });
+
+  it('counts a HEAD against the override of its GET route', async () => {
+    const t = await start({ RATE_LIMIT_MAX: '100', RATE_LIMIT_ROUTES: 'GET /api/to_do_list=2/60000' });
+    const ip = freshIp();
+    const head = () =>
+      t.app.inject({
+        method: 'HEAD',
+        url: '/api/to_do_list',
+        remoteAddress: ip,
+        headers: { 'x-api-key': TEST_KEY },
+      });
+    const first = await head();
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['x-ratelimit-limit']).toBe('2');
+    expect((await get(t, '/api/to_do_list', ip, TEST_KEY)).statusCode).toBe(200);
+    expect((await head()).statusCode).toBe(429);
+  });
 });

@@ -91,16 +91,17 @@ export async function registerRateLimit(
       }),
     );
   }
-  scope.addHook(
-    'onRequest',
-    function countRequest(this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      const route = request.routeOptions.url;
-      const limiter = (route !== undefined && overrides.get(`${request.method} ${route}`)) || general;
-      return (limiter as (request: FastifyRequest, reply: FastifyReply) => Promise<void>).call(
-        this,
-        request,
-        reply,
-      );
-    },
-  );
+  const limiterOf = (request: FastifyRequest) => {
+    const route = request.routeOptions.url;
+    if (route === undefined) return general;
+    // A HEAD is answered by its GET route, so it takes that route's override too.
+    const override =
+      overrides.get(`${request.method} ${route}`) ??
+      (request.method === 'HEAD' ? overrides.get(`GET ${route}`) : undefined);
+    return override ?? general;
+  };
+  scope.addHook('onRequest', function countRequest(this: FastifyInstance, request, reply) {
+    const limiter = limiterOf(request) as (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    return limiter.call(this, request, reply);
+  });
 }
