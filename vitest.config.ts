@@ -13,6 +13,7 @@ const INTEGRATION = [
   'test/reports/**/*.test.ts',
   'test/fuzz/**/*.test.ts',
   'test/status/**/*.test.ts',
+  'test/reliability/**/*.test.ts',
   'test/caching/cross-process.test.ts',
   'test/foundation/database-outage.test.ts',
   'test/foundation/persistence.test.ts',
