@@ -55,7 +55,8 @@ function randomValue(next: (below: number) => number, depth: number): unknown {
 
 function randomRow(next: (below: number) => number, depth = 0): Row {
   const row: Row = {};
-  for (let field = next(6); field > 0; field -= 1) row[`f${next(8)}${TRICKY[next(3)]}`] = randomValue(next, depth);
+  for (let field = next(6); field > 0; field -= 1)
+    row[`f${next(8)}${TRICKY[next(3)]}`] = randomValue(next, depth);
   return row;
 }
 
@@ -64,7 +65,8 @@ function randomDocument(next: (below: number) => number): { text: string; elemen
   const elements = Array.from({ length: next(12) }, () =>
     next(8) === 0 ? randomValue(next, 3) : randomRow(next),
   );
-  const text = next(3) === 0 ? JSON.stringify(elements, null, next(2) === 0 ? 2 : '\t') : JSON.stringify(elements);
+  const text =
+    next(3) === 0 ? JSON.stringify(elements, null, next(2) === 0 ? 2 : '\t') : JSON.stringify(elements);
   return { text, elements };
 }
 

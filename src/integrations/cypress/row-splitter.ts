@@ -36,15 +36,6 @@ export type Row = Record<string, unknown>;
 const isRow = (value: unknown): value is Row =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The elements of `[bytes]`, or undefined when that is not JSON. */
-function parseElements(bytes: Buffer): unknown[] | undefined {
-  try {
-    return JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Splits a JSON answer, fed as byte chunks, into its rows: the elements of a top-level array or,
  * when the answer is an object, of its `data` / `rows` / `results` arrays. Elements that are not
@@ -73,6 +64,8 @@ export class RowSplitter {
   /** Some element of the current rows array was followed by a comma (so one must follow). */
   private commaSeen = false;
   private guessesMissed = 0;
+  /** Where the text of each batch is put together (grows to the largest batch, then reused). */
+  private scratch = Buffer.alloc(0);
   private envelope: Buffer[] = [];
   private envelopeBytes = 0;
   /** Bytes of the depth-1 string being read in a wrapping object (its candidate key). */
@@ -125,7 +118,8 @@ export class RowSplitter {
           this.inString = false;
           if (this.depth === 1) this.lastKey = String.fromCharCode(...this.keyBytes);
         }
-        if (this.inString && this.depth === 1 && this.keyBytes.length <= LONGEST_KEY) this.keyBytes.push(byte);
+        if (this.inString && this.depth === 1 && this.keyBytes.length <= LONGEST_KEY)
+          this.keyBytes.push(byte);
         continue;
       }
       if (isBlank(byte)) continue;
@@ -173,7 +167,7 @@ export class RowSplitter {
       const guess = bytes.lastIndexOf('},');
       if (guess >= 0) {
         const comma = this.pendingBytes - bytes.length + guess + 1;
-        const elements = parseElements(this.pendingUpTo(comma));
+        const elements = this.tryParse(comma);
         if (elements !== undefined) {
           collect(elements, rows);
           this.commaSeen = true;
@@ -236,7 +230,7 @@ export class RowSplitter {
       offset += length;
     }
     if (close >= 0) {
-      this.parseBatch(this.pendingUpTo(close), rows, true);
+      this.parseBatch(close, rows, true);
       // The `]` and what follows it are read as envelope (which closes the depth).
       const rest = this.pendingAfter(close);
       this.resetPending([]);
@@ -249,7 +243,7 @@ export class RowSplitter {
     this.escaped = skip;
     this.scannedBytes = this.pendingBytes;
     if (lastComma >= 0) {
-      this.parseBatch(this.pendingUpTo(lastComma), rows, false);
+      this.parseBatch(lastComma, rows, false);
       this.commaSeen = true;
       const scanned = this.pendingBytes - lastComma - 1;
       this.pending = this.pendingAfter(lastComma + 1);
@@ -259,9 +253,18 @@ export class RowSplitter {
     return false;
   }
 
-  /** Parses `bytes` as the elements between two commas, or before the end of the rows array. */
-  private parseBatch(bytes: Buffer, rows: Row[], last: boolean): void {
-    const elements = JSON.parse(`[${bytes.toString('utf8')}]`) as unknown[];
+  /** The elements in the first `end` pending bytes, or undefined when they are not whole ones. */
+  private tryParse(end: number): unknown[] | undefined {
+    try {
+      return JSON.parse(this.arrayText(end)) as unknown[];
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Parses the first `end` pending bytes: the elements between two commas, or before the `]`. */
+  private parseBatch(end: number, rows: Row[], last: boolean): void {
+    const elements = JSON.parse(this.arrayText(end)) as unknown[];
     // Blanks parse as no element: that is a missing element unless the rows array is empty.
     if (elements.length === 0 && (!last || this.commaSeen)) {
       throw new Error('the answer has an empty element in its rows array');
@@ -279,11 +282,25 @@ export class RowSplitter {
     this.escaped = false;
   }
 
-  /** The first `end` pending bytes as one buffer. */
-  private pendingUpTo(end: number): Buffer {
-    const first = this.pending[0]!;
-    if (end <= first.length) return first.subarray(0, end);
-    return Buffer.concat(this.pending, end);
+  /**
+   * The first `end` pending bytes as the text of an array (`[` … `]`), copied into one reused
+   * buffer and decoded once: adding the brackets to the decoded text instead would make JSON.parse
+   * copy the whole text again (about as many bytes allocated as the answer has, for nothing).
+   */
+  private arrayText(end: number): string {
+    if (this.scratch.length < end + 2)
+      this.scratch = Buffer.allocUnsafe(Math.max(end + 2, 2 * this.scratch.length));
+    const scratch = this.scratch;
+    scratch[0] = OPEN_ARRAY;
+    let offset = 1;
+    for (const piece of this.pending) {
+      const length = Math.min(piece.length, end + 1 - offset);
+      if (length <= 0) break;
+      piece.copy(scratch, offset, 0, length);
+      offset += length;
+    }
+    scratch[offset] = CLOSE_ARRAY;
+    return scratch.toString('utf8', 0, offset + 1);
   }
 
   /** The pending bytes from `start` on, as pieces (views, no copy). */
