@@ -79,7 +79,7 @@ const started = process.hrtime.bigint();
 const apps = await repository.watchedApps();
 const aggregator = createAggregator(apps, '${REPORT_DATE}');
 const projects = [...new Set(apps.map((app) => app.name))];
-for await (const row of client.specDetails({ ...reportWindow('${REPORT_DATE}'), projects })) aggregator.add(row);
+for await (const rows of client.specDetailBatches({ ...reportWindow('${REPORT_DATE}'), projects })) for (const row of rows) aggregator.add(row);
 const aggregate = aggregator.finish();
 await repository.saveReport('${REPORT_DATE}', aggregate);
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
