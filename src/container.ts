@@ -83,19 +83,21 @@ export async function openInfrastructure(
   redis?.on('error', () => {
     // ioredis keeps reconnecting; meanwhile the guards fail over and /health says degraded.
   });
+  const log = createLogger(config);
   const broker = createBroker({
     redisUrl: config.redisUrl,
     namespace: config.redisNamespace,
     onError: () => {
       // Reconnection is the broker's own business; publishers see the failure when it matters.
     },
+    log,
   });
   return {
     config,
     database,
     broker,
     redis,
-    log: createLogger(config),
+    log,
     metrics: createMetrics(),
     clock: Date.now,
     async close() {
