@@ -196,11 +196,10 @@ export function createContainer(infrastructure: Infrastructure) {
     useApiAt(resolve: () => string, options: { patient?: boolean } = {}) {
       api = { baseUrl: resolve, patient: options.patient ?? api.patient };
     },
-    /** Waits for background work (job runs, notifications, pushes, status writes) before connections close. */
+    /** Waits for background work (job runs, notifications, pushes) before connections close. */
     async drain() {
       await jobs.service.drain();
       await notifications.drain();
-      await integrationStatus.settled();
     },
   };
 }
