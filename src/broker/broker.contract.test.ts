@@ -3,8 +3,9 @@ import { untyped } from '../../test/support/untyped-broker.js';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { redisAvailable, TEST_REDIS_URL } from '../../test/support/services.js';
-import { type Broker, type DeadLetterEntry, reportKeys } from './broker.js';
+import { type Broker, type BrokerLog, CHANNELS, type DeadLetterEntry, reportKeys } from './broker.js';
 import { createInProcessBroker } from './in-process-broker.js';
+import { acceptMessage } from './message-check.js';
 import { createRedisBroker } from './redis-broker.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -21,13 +22,19 @@ async function eventually<T>(read: () => Promise<T> | T, accept: (value: T) => b
 
 interface Implementation {
   name: string;
-  make(namespace: string): Broker;
+  make(namespace: string, log?: BrokerLog): Broker;
 }
 
 const implementations: Implementation[] = [
-  { name: 'in-process', make: (namespace) => createInProcessBroker({ namespace }) },
+  { name: 'in-process', make: (namespace, log) => createInProcessBroker({ namespace, log }) },
   ...(redisAvailable
-    ? [{ name: 'redis', make: (namespace: string) => createRedisBroker({ url: TEST_REDIS_URL, namespace }) }]
+    ? [
+        {
+          name: 'redis',
+          make: (namespace: string, log?: BrokerLog) =>
+            createRedisBroker({ url: TEST_REDIS_URL, namespace, log }),
+        },
+      ]
     : []),
 ];
 
@@ -57,8 +64,16 @@ describe('reportKeys', () => {
   });
 });
 
+describe('the channel catalogue', () => {
+  it('has a schema the broker can check for every channel', () => {
+    for (const channel of Object.values(CHANNELS)) {
+      expect(acceptMessage(channel, {}, undefined)).toBe(false);
+    }
+  });
+});
+
 describe.each(implementations)('broker contract ($name)', (implementation) => {
-  const make = (namespace: string) => implementation.make(namespace);
+  const make = (namespace: string, log?: BrokerLog) => implementation.make(namespace, log);
   let namespace: string;
   let broker: Broker;
   const extra: Broker[] = [];
@@ -134,6 +149,51 @@ describe.each(implementations)('broker contract ($name)', (implementation) => {
           (n) => n === 2,
         ),
       ).toBe(2);
+    });
+  });
+
+  describe('messages of the catalogue', () => {
+    it('hands a handler only messages that fit the channel, and logs each one dropped', async () => {
+      const warnings: object[] = [];
+      const checked = make(namespace, { warn: (object) => void warnings.push(object) });
+      extra.push(checked);
+      const seen: { date: string }[] = [];
+      await checked.subscribe(CHANNELS.reportGenerate, (message) => void seen.push(message));
+      // What anyone with access to Redis could publish: no date, a number, text, an extra NUL.
+      await untyped(checked).publish(CHANNELS.reportGenerate, { requestId: 'no-date' });
+      await untyped(checked).publish(CHANNELS.reportGenerate, { date: 20250301 });
+      await untyped(checked).publish(CHANNELS.reportGenerate, 'not an object');
+      await untyped(checked).publish(CHANNELS.reportGenerate, { date: '2025-03-01', requestId: 'a\u0000b' });
+      // Fields a newer publisher adds are kept, so processes of different versions interoperate.
+      await checked.publish(CHANNELS.reportGenerate, { date: '2025-03-02', requestId: 'ok' });
+      await untyped(checked).publish(CHANNELS.reportGenerate, { date: '2025-03-03', addedLater: true });
+      await eventually(
+        () => seen.length + warnings.length,
+        (n) => n === 6,
+      );
+      expect(seen).toEqual([
+        { date: '2025-03-02', requestId: 'ok' },
+        { date: '2025-03-03', addedLater: true },
+      ]);
+      expect(warnings).toHaveLength(4);
+      expect(warnings[0]).toMatchObject({ channel: CHANNELS.reportGenerate });
+    });
+
+    it('checks a message once, whatever the number of handlers', async () => {
+      const warnings: object[] = [];
+      const checked = make(namespace, { warn: (object) => void warnings.push(object) });
+      extra.push(checked);
+      const seen: unknown[] = [];
+      for (let i = 0; i < 3; i++) {
+        await checked.subscribe(CHANNELS.cacheInvalidate, (message) => void seen.push(message));
+      }
+      await untyped(checked).publish(CHANNELS.cacheInvalidate, { origin: 'x', tables: [1] });
+      await checked.publish(CHANNELS.cacheInvalidate, { origin: 'x', tables: ['apps'] });
+      await eventually(
+        () => seen.length,
+        (n) => n === 3,
+      );
+      expect(warnings).toHaveLength(1);
     });
   });
 
