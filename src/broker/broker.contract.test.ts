@@ -65,9 +65,10 @@ describe('reportKeys', () => {
 });
 
 describe('the channel catalogue', () => {
-  it('has a schema the broker can check for every channel', () => {
+  it('has a schema the broker can check for every channel but the report requests', () => {
     for (const channel of Object.values(CHANNELS)) {
-      expect(acceptMessage(channel, {}, undefined)).toBe(false);
+      // Report requests all reach the worker, which dead-letters those it cannot read.
+      expect(acceptMessage(channel, {}, undefined)).toBe(channel === CHANNELS.reportGenerate);
     }
   });
 });
@@ -157,26 +158,51 @@ describe.each(implementations)('broker contract ($name)', (implementation) => {
       const warnings: object[] = [];
       const checked = make(namespace, { warn: (object) => void warnings.push(object) });
       extra.push(checked);
-      const seen: { date: string }[] = [];
-      await checked.subscribe(CHANNELS.reportGenerate, (message) => void seen.push(message));
-      // What anyone with access to Redis could publish: no date, a number, text, an extra NUL.
-      await untyped(checked).publish(CHANNELS.reportGenerate, { requestId: 'no-date' });
-      await untyped(checked).publish(CHANNELS.reportGenerate, { date: 20250301 });
-      await untyped(checked).publish(CHANNELS.reportGenerate, 'not an object');
-      await untyped(checked).publish(CHANNELS.reportGenerate, { date: '2025-03-01', requestId: 'a\u0000b' });
+      const seen: object[] = [];
+      await checked.subscribe(CHANNELS.notificationCreate, (message) => void seen.push(message));
+      // What anyone with access to Redis could publish: no message, a number, text, an extra NUL.
+      await untyped(checked).publish(CHANNELS.notificationCreate, { title: 't', type: 'info' });
+      await untyped(checked).publish(CHANNELS.notificationCreate, { title: 1, message: 'm', type: 'info' });
+      await untyped(checked).publish(CHANNELS.notificationCreate, 'not an object');
+      await untyped(checked).publish(CHANNELS.notificationCreate, {
+        title: 'a\u0000b',
+        message: 'm',
+        type: 'info',
+      });
       // Fields a newer publisher adds are kept, so processes of different versions interoperate.
-      await checked.publish(CHANNELS.reportGenerate, { date: '2025-03-02', requestId: 'ok' });
-      await untyped(checked).publish(CHANNELS.reportGenerate, { date: '2025-03-03', addedLater: true });
+      await checked.publish(CHANNELS.notificationCreate, { title: 'ok', message: 'm', type: 'info' });
+      await untyped(checked).publish(CHANNELS.notificationCreate, {
+        title: 'later',
+        message: 'm',
+        type: 'system',
+        addedLater: true,
+      });
       await eventually(
         () => seen.length + warnings.length,
         (n) => n === 6,
       );
       expect(seen).toEqual([
-        { date: '2025-03-02', requestId: 'ok' },
-        { date: '2025-03-03', addedLater: true },
+        { title: 'ok', message: 'm', type: 'info' },
+        { title: 'later', message: 'm', type: 'system', addedLater: true },
       ]);
       expect(warnings).toHaveLength(4);
-      expect(warnings[0]).toMatchObject({ channel: CHANNELS.reportGenerate });
+      expect(warnings[0]).toMatchObject({ channel: CHANNELS.notificationCreate });
+    });
+
+    it('hands the report worker every report request, readable or not (it dead-letters the others)', async () => {
+      const warnings: object[] = [];
+      const checked = make(namespace, { warn: (object) => void warnings.push(object) });
+      extra.push(checked);
+      const seen: unknown[] = [];
+      await checked.subscribe(CHANNELS.reportGenerate, (message) => void seen.push(message));
+      await untyped(checked).publish(CHANNELS.reportGenerate, { requestId: 'no-date' });
+      await checked.publish(CHANNELS.reportGenerate, { date: '2025-03-02', requestId: 'ok' });
+      await eventually(
+        () => seen.length,
+        (n) => n === 2,
+      );
+      expect(seen).toEqual([{ requestId: 'no-date' }, { date: '2025-03-02', requestId: 'ok' }]);
+      expect(warnings).toHaveLength(0);
     });
 
     it('checks a message once, whatever the number of handlers', async () => {

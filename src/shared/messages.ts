@@ -66,7 +66,10 @@ export type CacheInvalidationMessage = Static<typeof CacheInvalidationMessage>;
 
 /** The catalogue: every broker channel and the schema of what is published on it. */
 export const CHANNEL_SCHEMAS = {
-  'e2e:report:generate': ReportRequestMessage,
+  // Any payload reaches the report worker: the contract has a report request that cannot be
+  // read queued and dead-lettered (where an operator sees and replays it), not dropped unseen.
+  // The worker reads it with `ReportRequestMessage`.
+  'e2e:report:generate': Type.Unknown(),
   'notification:create': NotificationCreateMessage,
   'apps:trigger:changed': TriggerChangeMessage,
   'cache:invalidate': CacheInvalidationMessage,
