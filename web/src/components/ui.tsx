@@ -7,10 +7,15 @@ import {
   useId,
   useRef,
 } from 'react';
-import { describeError, errorTitle } from '../api/errors';
+import { describeError, errorTitle, isConnectionError } from '../api/errors';
 
+/**
+ * A failed request. A load (one with `onRetry`) that failed because the server does not answer says
+ * nothing here: the page-wide connection bar says it once, and the load is repeated on reconnect.
+ */
 export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   if (!error) return null;
+  if (onRetry && isConnectionError(error)) return null;
   const title = errorTitle(error);
   return (
     <div className="alert alert-error" role="alert">

@@ -33,3 +33,29 @@ export function toChartData(answer: TrendsAnswer): TrendData {
       .map((app) => ({ name: app.appName, values: valuesOf(app.points) })),
   };
 }
+
+/*
+ * Ten hues that stay apart from each other (and from the overall line), readable on the light and
+ * the dark background; from the eleventh line on, a dash pattern tells lines of one hue apart.
+ */
+const HUES = [
+  '#3b82f6',
+  '#f97316',
+  '#16a34a',
+  '#e11d48',
+  '#9333ea',
+  '#a16207',
+  '#db2777',
+  '#0891b2',
+  '#65a30d',
+  '#64748b',
+];
+const DASHES: (number[] | undefined)[] = [undefined, [6, 3], [2, 3], [8, 3, 2, 3]];
+
+/** The stroke of the `index`-th application line. */
+export function lineStyle(index: number): { stroke: string; dash: number[] | undefined } {
+  return {
+    stroke: HUES[index % HUES.length]!,
+    dash: DASHES[Math.floor(index / HUES.length) % DASHES.length],
+  };
+}
