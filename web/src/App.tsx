@@ -103,6 +103,22 @@ export function App() {
 }
 
 function NavLabel({ to, label, unread }: { to: string; label: string; unread: number | undefined }) {
+  if (to === '/notifications') {
+    // On phones a bell stands for the word, which stays the link's name for screen readers.
+    return (
+      <>
+        <span className="nav-icon" aria-hidden="true">
+          🔔
+        </span>
+        <span className="nav-text">{label}</span>
+        {unread !== undefined && unread > 0 && (
+          <span className="count" aria-label={`${unread} unread`}>
+            {unread > 99 ? '99+' : unread}
+          </span>
+        )}
+      </>
+    );
+  }
   return (
     <>
       {label}

@@ -1,0 +1,72 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, chromiumAvailable, openSignedIn, type Stack } from './harness.js';
+import { NAV_PAGES, settle, walkPages } from './page-checks.js';
+import { screens } from './screens.js';
+import { closeSession, openSession, STEP, waitText } from './steps.js';
+
+/*
+ * A bare start (no integration set, nothing stored): the first-run checklist, grouped notifications,
+ * an unknown application, and every page at 390 px and 1440 px, light and dark, without sideways
+ * scroll or a serious accessibility violation.
+ */
+describe.skipIf(!chromiumAvailable && !process.env.CI)('bare start at a glance', () => {
+  let stack: Stack;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    ({ stack, browser, page } = await openSession({ bare: true }));
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+  }, 180_000);
+  afterAll(() => closeSession(browser, stack));
+
+  it('shows a first-run checklist that ticks itself as the application is added', async () => {
+    await openSignedIn(page, stack.baseUrl, '/');
+    const checklist = page.getByTestId('first-run-checklist');
+    await checklist.waitFor({ timeout: STEP });
+    const step = (n: number) => checklist.locator('.checklist-step').nth(n);
+    expect(await step(0).getAttribute('data-done')).toBe('false');
+    expect(await step(1).getAttribute('data-done')).toBe('false');
+    expect(await step(2).getAttribute('data-done')).toBe('false');
+    // The upload line to copy, and what the application's name must match.
+    await waitText(step(0), /npx dashboard upload results\.xml --app <code> --run <n>/);
+    await waitText(step(1), /name must equal the Cypress project/);
+    await screens(page, 'glance-first-run');
+
+    for (const name of ['Shop web', 'Back office', 'Admin']) {
+      const created = await stack.api('/api/apps', {
+        method: 'POST',
+        body: { name, code: name.toLowerCase().replace(/ /g, '-'), pipelineUrl: 'https://ci.example.com/p' },
+      });
+      expect(created.status).toBe(201);
+    }
+    // The page looks again when the tab regains focus (and every 10 s): no reload, no click.
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect.poll(() => step(1).getAttribute('data-done'), { timeout: STEP }).toBe('true');
+    expect(await step(0).getAttribute('data-done')).toBe('false');
+  }, 90_000);
+
+  it('folds the notifications of applications added within a minute into one entry', async () => {
+    await openSignedIn(page, stack.baseUrl, '/notifications');
+    const groups = page.locator('.notification-group');
+    await waitText(groups.first(), /2 earlier Application notifications/);
+    expect(await groups.count()).toBe(1);
+    await screens(page, 'glance-notifications-grouped');
+  }, 60_000);
+
+  it('says "Application not found" for an unknown application id', async () => {
+    await openSignedIn(page, stack.baseUrl, '/apps/9999/report');
+    await page.getByRole('heading', { level: 1, name: 'Application not found' }).waitFor({ timeout: STEP });
+    expect(await page.getByLabel('Report date').count()).toBe(0);
+  }, 60_000);
+
+  it('no page scrolls sideways at 390 px or has a serious accessibility violation, light and dark', async () => {
+    await openSignedIn(page, stack.baseUrl, '/');
+    await settle(page);
+    const problems = await walkPages(page, stack.baseUrl, [...NAV_PAGES, '/apps/1/report', '/apps/9999/report']);
+    expect(problems).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  }, 150_000);
+});
