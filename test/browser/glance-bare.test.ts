@@ -65,7 +65,11 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('bare start at a glance',
   it('no page scrolls sideways at 390 px or has a serious accessibility violation, light and dark', async () => {
     await openSignedIn(page, stack.baseUrl, '/');
     await settle(page);
-    const problems = await walkPages(page, stack.baseUrl, [...NAV_PAGES, '/apps/1/report', '/apps/9999/report']);
+    const problems = await walkPages(page, stack.baseUrl, [
+      ...NAV_PAGES,
+      '/apps/1/report',
+      '/apps/9999/report',
+    ]);
     expect(problems).toEqual([]);
     expect(pageErrors).toEqual([]);
   }, 150_000);

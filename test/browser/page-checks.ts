@@ -27,8 +27,9 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   const injected = await page.evaluate(() => 'axe' in window);
   if (!injected) await page.addScriptTag({ content: AXE_SOURCE });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<unknown> } })
-      .axe;
+    const axe = (
+      window as unknown as { axe: { run: (context: Document, options: object) => Promise<unknown> } }
+    ).axe;
     const result = (await axe.run(document, { resultTypes: ['violations'] })) as {
       violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
     };
@@ -67,7 +68,8 @@ export async function walkPages(page: Page, baseUrl: string, paths: readonly str
           const overflow = await sidewaysOverflow(page);
           if (overflow > 0) problems.push(`${path} ${scheme} 390: scrolls ${overflow} px sideways`);
         }
-        for (const line of await seriousViolations(page)) problems.push(`${path} ${scheme} ${width}: ${line}`);
+        for (const line of await seriousViolations(page))
+          problems.push(`${path} ${scheme} ${width}: ${line}`);
       }
     }
   }

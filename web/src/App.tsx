@@ -107,9 +107,15 @@ function NavLabel({ to, label, unread }: { to: string; label: string; unread: nu
     // On phones a bell stands for the word, which stays the link's name for screen readers.
     return (
       <>
-        <span className="nav-icon" aria-hidden="true">
-          🔔
-        </span>
+        <svg className="nav-icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+          <path
+            d="M12 3a6 6 0 0 0-6 6v4l-2 3h16l-2-3V9a6 6 0 0 0-6-6zm-2 15a2 2 0 0 0 4 0"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinejoin="round"
+          />
+        </svg>
         <span className="nav-text">{label}</span>
         {unread !== undefined && unread > 0 && (
           <span className="count" aria-label={`${unread} unread`}>

@@ -4,7 +4,7 @@ import { formatDate, formatPercent } from '../../lib/time';
 import './app-trend.css';
 
 const HEIGHT = 170;
-const AXIS = 34;
+const AXIS = 40;
 const TOP = 16;
 const BOTTOM = 22;
 

@@ -14,7 +14,9 @@ export function Sparkline({ dates, points }: { dates: readonly string[]; points:
   const known = values.filter((v): v is number => v !== undefined);
   if (known.length === 0) return <span className="muted small">No daily reports</span>;
   const step = dates.length > 1 ? WIDTH / (dates.length - 1) : 0;
-  const y = (rate: number) => 2 + (1 - rate) * (HEIGHT - 4);
+  // From 50% (or lower, if a day went lower) to 100%: a drop stays visible without exaggerating.
+  const floor = Math.min(0.5, Math.floor(Math.min(...known) * 10) / 10);
+  const y = (rate: number) => 2 + ((1 - rate) / (1 - floor)) * (HEIGHT - 4);
   let path = '';
   let drawing = false;
   values.forEach((value, index) => {
