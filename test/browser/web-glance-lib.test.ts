@@ -34,7 +34,10 @@ describe('glanceable web UI helpers', () => {
   it('still folds the repeated notifications of one application, whatever the time between them', () => {
     const failure = (id: number, at: string) =>
       note(id, at, { type: 'e2e_failure', title: `Run #${id}`, data: { appId: 9, appName: 'Shop' } });
-    const groups = groupNotifications([failure(3, '2025-03-03T00:00:00Z'), failure(2, '2025-03-01T00:00:00Z')]);
+    const groups = groupNotifications([
+      failure(3, '2025-03-03T00:00:00Z'),
+      failure(2, '2025-03-01T00:00:00Z'),
+    ]);
     expect(groups).toHaveLength(1);
     expect(groups[0]!.appName).toBe('Shop');
   });
