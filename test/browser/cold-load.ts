@@ -12,20 +12,20 @@ export interface ColdLoad {
  * its largest contentful paint, read from the browser's own performance entries. The caller opens
  * the page in a fresh context so nothing comes from the cache.
  */
+/** Runs in the page: sums the JS and CSS transfers and waits for the LCP entry. */
+const MEASURE = `new Promise((resolve) => {
+  const scriptAndStyleBytes = performance
+    .getEntriesByType('resource')
+    .filter((entry) => /\\.(js|css)(\\?|$)/.test(entry.name))
+    .reduce((sum, entry) => sum + entry.transferSize, 0);
+  new PerformanceObserver((list) => {
+    const entries = list.getEntries();
+    const last = entries[entries.length - 1];
+    resolve({ scriptAndStyleBytes, lcpMs: Math.round(last ? last.startTime : 0) });
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+})`;
+
 export async function measureColdLoad(page: Page): Promise<ColdLoad> {
   await page.waitForLoadState('networkidle');
-  return page.evaluate(
-    () =>
-      new Promise<ColdLoad>((resolve) => {
-        const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-        const scriptAndStyleBytes = resources
-          .filter((entry) => /\.(js|css)(\?|$)/.test(entry.name))
-          .reduce((sum, entry) => sum + entry.transferSize, 0);
-        new PerformanceObserver((list) => {
-          const entries = list.getEntries();
-          const last = entries[entries.length - 1];
-          resolve({ scriptAndStyleBytes, lcpMs: Math.round(last?.startTime ?? 0) });
-        }).observe({ type: 'largest-contentful-paint', buffered: true });
-      }),
-  );
+  return page.evaluate<ColdLoad>(MEASURE);
 }

@@ -43,7 +43,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('bare start at a glance',
       expect(created.status).toBe(201);
     }
     // The page looks again when the tab regains focus (and every 10 s): no reload, no click.
-    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await page.evaluate("window.dispatchEvent(new Event('focus'))");
     await expect.poll(() => step(1).getAttribute('data-done'), { timeout: STEP }).toBe('true');
     expect(await step(0).getAttribute('data-done')).toBe('false');
   }, 90_000);

@@ -20,24 +20,15 @@ export const NAV_PAGES = [
 
 /** How far the page can scroll sideways (0 when it fits the viewport). */
 export const sidewaysOverflow = (page: Page): Promise<number> =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 
 /** axe-core's serious and critical violations on the current page, as "rule: target" lines. */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  const injected = await page.evaluate(() => 'axe' in window);
-  if (!injected) await page.addScriptTag({ content: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (context: Document, options: object) => Promise<unknown> } }
-    ).axe;
-    const result = (await axe.run(document, { resultTypes: ['violations'] })) as {
-      violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
-    };
-    return result.violations
+  if (!(await page.evaluate<boolean>("'axe' in window"))) await page.addScriptTag({ content: AXE_SOURCE });
+  return page.evaluate<string[]>(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+    result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .flatMap((v) => v.nodes.map((node) => `${v.id}: ${JSON.stringify(node.target)}`));
-  });
-  return violations;
+      .flatMap((v) => v.nodes.map((node) => v.id + ': ' + JSON.stringify(node.target))))`);
 }
 
 /** Waits until the page has settled: no spinner left and the network quiet. */

@@ -1,20 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import type { Notification } from '../../src/client/index.js';
 import { groupNotifications } from '../../web/src/lib/notifications.js';
-import { dateProblem } from '../../web/src/lib/reportDate.js';
+import { dateProblem } from '../../web/src/lib/dates.js';
 import { lineStyle } from '../../web/src/pages/trends.js';
 
-const note = (id: number, at: string, extra: Partial<Notification> = {}): Notification =>
-  ({
-    id,
-    type: 'app_update',
-    title: 'Application added',
-    message: `app ${id}`,
-    isRead: false,
-    createdAt: at,
-    data: { appId: id, appName: `App ${id}` },
-    ...extra,
-  }) as Notification;
+const note = (id: number, at: string, extra: Partial<Notification> = {}): Notification => ({
+  id,
+  type: 'app_update',
+  title: 'Application added',
+  message: `app ${id}`,
+  isRead: false,
+  createdAt: at,
+  data: { appId: id, appName: `App ${id}` },
+  ...extra,
+});
 
 describe('glanceable web UI helpers', () => {
   it('folds notifications of one kind that came within a minute, and keeps later ones apart', () => {

@@ -61,7 +61,8 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : 'Something went wrong.';
 }
 
-const browserOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+/** The browser's own word that it has no network (absent outside a browser). */
+const browserOffline = () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
 
 /**
  * A failure of the connection to the dashboard itself (no answer, or a 500/503/504 of its own), which
