@@ -4,6 +4,7 @@ import { type Browser, chromiumAvailable, openSignedIn, type Stack } from './har
 import { NAV_PAGES, settle, walkPages } from './page-checks.js';
 import { screens } from './screens.js';
 import { closeSession, openSession, STEP, waitText } from './steps.js';
+import { openDoor } from './tcp-door.js';
 
 /*
  * A bare start (no integration set, nothing stored): the first-run checklist, grouped notifications,
@@ -73,4 +74,32 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('bare start at a glance',
     expect(problems).toEqual([]);
     expect(pageErrors).toEqual([]);
   }, 150_000);
+
+  it('with the server stopped shows one bar and retries, and recovers by itself when it is back', async () => {
+    // The page talks to the server through a door that is shut as a stopped server is: refused.
+    const door = await openDoor(stack.baseUrl);
+    try {
+      await openSignedIn(page, door.url, '/notifications');
+      const shown = page.locator('.notification-group, .empty');
+      await shown.first().waitFor({ timeout: STEP });
+      const before = await shown.allTextContents();
+      await door.shut();
+      // The unread count is asked for again when the tab regains focus.
+      await page.evaluate("window.dispatchEvent(new Event('focus'))");
+      const bar = page.getByTestId('connection-bar');
+      await waitText(bar, /Connection to the dashboard lost — retrying in \d+ s/);
+      await waitText(bar, /The dashboard server is not answering\./);
+      // What was shown stays.
+      expect(await shown.allTextContents()).toEqual(before);
+      await screens(page, 'glance-server-stopped');
+
+      await door.open();
+      const back = Date.now();
+      await bar.waitFor({ state: 'detached', timeout: 6000 });
+      expect(Date.now() - back).toBeLessThan(5000);
+      await screens(page, 'glance-server-back');
+    } finally {
+      await door.shut();
+    }
+  }, 60_000);
 });
