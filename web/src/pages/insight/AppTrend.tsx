@@ -24,6 +24,9 @@ export function AppTrend({ appId }: { appId: number }) {
       <ErrorMessage error={trend.error} onRetry={trend.reload} />
       {trend.data && points.length === 0 && <p className="muted">No daily reports in the last 14 days.</p>}
       {points.length > 0 && <AppTrendChart dates={dates} points={points} />}
+      {points.length > 0 && points.length < dates.length && (
+        <p className="muted small">– marks a day without a ready report.</p>
+      )}
     </section>
   );
 }
