@@ -63,6 +63,25 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('bare start at a glance',
     expect(await page.getByLabel('Report date').count()).toBe(0);
   }, 60_000);
 
+  it('keeps the phone navigation in one row, with a menu for the other pages', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openSignedIn(page, stack.baseUrl, '/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const visibleLinks = nav.locator('a.nav-link:visible, summary:visible');
+    await expect.poll(() => visibleLinks.count(), { timeout: STEP }).toBe(4);
+    const tops = await Promise.all(
+      (await visibleLinks.all()).map(async (link) => (await link.boundingBox())!.y),
+    );
+    expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(4);
+    await nav.getByText('More').click();
+    await nav.getByRole('link', { name: 'Status' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Status' }).waitFor({ timeout: STEP });
+    // The menu closed, and its button names the page it leads to now.
+    expect(await nav.locator('details').getAttribute('open')).toBeNull();
+    await waitText(nav.locator('summary'), /Status/);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }, 60_000);
+
   it('no page scrolls sideways at 390 px or has a serious accessibility violation, light and dark', async () => {
     await openSignedIn(page, stack.baseUrl, '/');
     await settle(page);

@@ -143,9 +143,20 @@ function PhoneMenu({ section, onSignOut }: { section: string | undefined; onSign
   const [open, setOpen] = useState(false);
   // A navigation closes the menu.
   useEffect(() => setOpen(false), [path]);
+  // On a page of the menu, the menu's button names that page, so the row still shows where one is.
+  const current = PAGES.find((p) => p.path === section && !PHONE_ROW.has(p.path));
   return (
     <details className="nav-menu" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary className="nav-link">More</summary>
+      <summary className={current ? 'nav-link nav-menu-current' : 'nav-link'}>
+        {current ? (
+          <>
+            {current.label}
+            <span className="sr-only"> (more pages)</span>
+          </>
+        ) : (
+          'More'
+        )}
+      </summary>
       <ul>
         {PAGES.filter((p) => !PHONE_ROW.has(p.path)).map(({ path: to, label }) => (
           <li key={to}>
