@@ -24,7 +24,13 @@ export const RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
 
 let state: ConnectionState = { lost: false, reason: '', nextRetryAt: 0, browserOffline: false };
 let attempt = 0;
+let recoveredAt = 0;
 let timer: number | undefined;
+/**
+ * A loss soon after a recovery goes on with the back-off where it was: `/health` can answer while
+ * one dependency of the API (the broker, say) still fails its requests.
+ */
+const RELAPSE_MS = 10_000;
 const listeners = new Set<() => void>();
 const reconnectListeners = new Set<() => void>();
 
@@ -61,7 +67,7 @@ export function reportLost(reason: string = NOT_ANSWERING): void {
   const wasLost = state.lost;
   set({ lost: true, reason });
   if (!wasLost) {
-    attempt = 0;
+    if (Date.now() - recoveredAt > RELAPSE_MS) attempt = 0;
     scheduleProbe();
   }
 }
@@ -70,7 +76,7 @@ export function reportLost(reason: string = NOT_ANSWERING): void {
 export function reportAnswer(): void {
   if (!state.lost) return;
   window.clearTimeout(timer);
-  attempt = 0;
+  recoveredAt = Date.now();
   set({ lost: false, reason: '', nextRetryAt: 0, browserOffline: false });
   reconnectListeners.forEach((listener) => listener());
 }
