@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Notification } from '../../src/client/index.js';
 import { groupNotifications } from '../../web/src/lib/notifications.js';
 import { dateProblem } from '../../web/src/lib/dates.js';
-import { lineStyle } from '../../web/src/pages/trends.js';
+import { lineStyle, toChartData } from '../../web/src/pages/trends.js';
 
 const note = (id: number, at: string, extra: Partial<Notification> = {}): Notification => ({
   id,
@@ -52,5 +52,31 @@ describe('glanceable web UI helpers', () => {
   it('gives twelve lines twelve different strokes', () => {
     const strokes = Array.from({ length: 12 }, (_, i) => JSON.stringify(lineStyle(i)));
     expect(new Set(strokes).size).toBe(12);
+  });
+
+  it('treats a report of no runs as a gap, not as 0%', () => {
+    const point = (date: string, totalRuns: number, successRate: number) => ({
+      date,
+      totalRuns,
+      passedRuns: Math.round(totalRuns * successRate),
+      failedRuns: totalRuns - Math.round(totalRuns * successRate),
+      successRate,
+    });
+    const empty = toChartData({
+      days: 2,
+      from: '2025-03-01',
+      to: '2025-03-02',
+      overall: [point('2025-03-02', 0, 0)],
+      apps: [],
+    });
+    expect(empty.dates).toEqual([]);
+    const data = toChartData({
+      days: 2,
+      from: '2025-03-01',
+      to: '2025-03-02',
+      overall: [point('2025-03-01', 0, 0), point('2025-03-02', 4, 0.5)],
+      apps: [],
+    });
+    expect(data.overall).toEqual([null, 0.5]);
   });
 });

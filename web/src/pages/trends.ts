@@ -17,12 +17,18 @@ function daysBetween(from: string, to: string): string[] {
   return dates;
 }
 
-/** One value per day of the period; days without a ready report stay empty (gaps in the lines). */
+/** The points that carry a rate: a report of no runs has 0% as a figure, which is no success rate. */
+export const withRuns = (points: readonly TrendPoint[]) => points.filter((point) => point.totalRuns > 0);
+
+/**
+ * One value per day of the period; days without a ready report, or whose report had no runs, stay
+ * empty (gaps in the lines).
+ */
 export function toChartData(answer: TrendsAnswer): TrendData {
-  const hasData = answer.overall.length > 0;
+  const hasData = withRuns(answer.overall).length > 0;
   const dates = hasData ? daysBetween(answer.from, answer.to) : [];
   const valuesOf = (points: TrendPoint[]) => {
-    const byDate = new Map(points.map((point) => [point.date, point.successRate]));
+    const byDate = new Map(withRuns(points).map((point) => [point.date, point.successRate]));
     return dates.map((date) => byDate.get(date) ?? null);
   };
   return {

@@ -3,13 +3,14 @@ import { ErrorMessage } from '../../components/ui';
 import { formatDate } from '../../lib/time';
 import { useAsync } from '../../lib/useAsync';
 import { periodDates } from '../overview/useTrends';
+import { withRuns } from '../trends';
 import { AppTrendChart } from './AppTrendChart';
 
 /** The application's daily success rate over the last 14 days, with an axis and each day's value. */
 export function AppTrend({ appId }: { appId: number }) {
   const client = useClient();
   const trend = useAsync(async () => (await client.reports.trends(14)).data, [client]);
-  const points = trend.data?.apps.find((app) => app.appId === appId)?.points ?? [];
+  const points = withRuns(trend.data?.apps.find((app) => app.appId === appId)?.points ?? []);
   const dates = trend.data ? periodDates(trend.data) : [];
   return (
     <section className="panel" aria-labelledby="app-trend-title" data-testid="app-trend">

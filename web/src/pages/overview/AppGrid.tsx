@@ -2,6 +2,7 @@ import type { Trends } from '../../../../src/client/index.js';
 import { Link } from '../../lib/router';
 import { formatDate, formatPercent } from '../../lib/time';
 import { appReportPath } from '../insight/links';
+import { withRuns } from '../trends';
 import { periodDates, rateTone } from './useTrends';
 
 const dayLabel = (date: string) => formatDate(`${date}T00:00:00Z`);
@@ -13,7 +14,9 @@ const dayLabel = (date: string) => formatDate(`${date}T00:00:00Z`);
  */
 export function AppGrid({ trends }: { trends: Trends }) {
   const dates = periodDates(trends);
-  const apps = [...trends.apps].sort((a, b) => a.appName.localeCompare(b.appName));
+  const apps = trends.apps
+    .filter((app) => withRuns(app.points).length > 0)
+    .sort((a, b) => a.appName.localeCompare(b.appName));
   if (apps.length === 0) return null;
   return (
     <section className="panel" aria-labelledby="grid-title" data-testid="app-grid">
@@ -31,10 +34,11 @@ export function AppGrid({ trends }: { trends: Trends }) {
               <span className="app-grid-name">{app.appName}</span>
               <ol className="app-grid-cells" aria-label={`${app.appName}, day by day`}>
                 {dates.map((date) => {
-                  const point = byDate.get(date);
+                  const reported = byDate.get(date);
+                  const point = reported && reported.totalRuns > 0 ? reported : undefined;
                   const text = point
                     ? `${app.appName}, ${dayLabel(date)}: ${formatPercent(point.successRate)} of ${point.totalRuns} runs`
-                    : `${app.appName}, ${dayLabel(date)}: no ready report`;
+                    : `${app.appName}, ${dayLabel(date)}: ${reported ? 'no runs in the report' : 'no ready report'}`;
                   return (
                     <li key={date}>
                       <Link

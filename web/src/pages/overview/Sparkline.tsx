@@ -1,5 +1,6 @@
 import type { TrendPoint } from '../../../../src/client/index.js';
 import { formatPercent } from '../../lib/time';
+import { withRuns } from '../trends';
 
 const WIDTH = 72;
 const HEIGHT = 20;
@@ -9,7 +10,7 @@ const HEIGHT = 20;
  * a ready report leave a gap. The text alternative gives the first, last and lowest values.
  */
 export function Sparkline({ dates, points }: { dates: readonly string[]; points: readonly TrendPoint[] }) {
-  const byDate = new Map(points.map((point) => [point.date, point.successRate]));
+  const byDate = new Map(withRuns(points).map((point) => [point.date, point.successRate]));
   const values = dates.map((date) => byDate.get(date));
   const known = values.filter((v): v is number => v !== undefined);
   if (known.length === 0) return <span className="muted small">No daily reports</span>;
