@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { ValidationError } from '../shared/errors.js';
 
@@ -38,16 +38,19 @@ export function registerBodyParsing(app: FastifyInstance): void {
   );
 
   // A body-requiring route with no body at all (or a JSON `null`) is EMPTY_BODY, reported before
-  // schema validation would describe the same thing as a type error. Callback style: this runs on
-  // every request, and an async hook costs a promise and a microtask turn each time.
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (request.body !== undefined && request.body !== null) {
-      done();
-      return;
-    }
-    const { ownsBodyValidation, bodyOptional } = request.routeOptions.config;
-    const needsBody =
-      request.routeOptions.schema?.body !== undefined && ownsBodyValidation !== true && bodyOptional !== true;
-    done(needsBody ? ValidationError.single('body', 'EMPTY_BODY', 'Request body is required') : undefined);
+  // schema validation would describe the same thing as a type error. Whether a route requires a
+  // body is known when it is registered, so the check is attached to those routes only, ahead of
+  // their own preValidation hooks: other requests skip it, and none reads its route's options
+  // (`request.routeOptions` builds a new object on each read). Callback style: an async hook
+  // costs a promise and a microtask turn each time.
+  const requireBody: preValidationHookHandler = (request, _reply, done) => {
+    const missing = request.body === undefined || request.body === null;
+    done(missing ? ValidationError.single('body', 'EMPTY_BODY', 'Request body is required') : undefined);
+  };
+  app.addHook('onRoute', (route) => {
+    const { ownsBodyValidation, bodyOptional } = route.config ?? {};
+    if (route.schema?.body === undefined || ownsBodyValidation === true || bodyOptional === true) return;
+    const own = route.preValidation;
+    route.preValidation = [requireBody, ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
   });
 }

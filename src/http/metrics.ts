@@ -41,6 +41,10 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
+  // Bounded like the label set itself: route patterns (not raw URLs), methods and statuses.
+  type HttpChild = ReturnType<typeof http.labels>;
+  const httpByRoute = new Map<string, Map<string, Map<number, HttpChild>>>();
+
   let broker: Broker | undefined;
   let countOrphans: (() => Promise<number>) | undefined;
   let lastStats: { at: number; stats: Promise<QueueStats | undefined> } | undefined;
@@ -106,7 +110,25 @@ export function createMetrics(): Metrics {
     },
     observeHttp(method, route, status, seconds) {
       // A duration metric must never fail a request (prom-client throws on a non-finite value).
-      if (Number.isFinite(seconds)) http.observe({ method, route, status }, seconds);
+      if (!Number.isFinite(seconds)) return;
+      // prom-client's labelled child, made once per route, method and status (nested maps keyed
+      // by the strings the router and parser hand over, so no key is built per request).
+      let byMethod = httpByRoute.get(route);
+      if (byMethod === undefined) {
+        byMethod = new Map<string, Map<number, HttpChild>>();
+        httpByRoute.set(route, byMethod);
+      }
+      let byStatus = byMethod.get(method);
+      if (byStatus === undefined) {
+        byStatus = new Map<number, HttpChild>();
+        byMethod.set(method, byStatus);
+      }
+      let child = byStatus.get(status);
+      if (child === undefined) {
+        child = http.labels(method, route, String(status));
+        byStatus.set(status, child);
+      }
+      child.observe(seconds);
     },
     watchQueue(next, orphanedPending) {
       broker = next;
