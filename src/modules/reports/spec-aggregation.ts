@@ -1,4 +1,5 @@
 import { successRate } from '../../shared/rates.js';
+import { cut, EXAMPLE_MAX_LENGTH, firstLine } from './failure-signature.js';
 
 /** What a report keeps about one spec of one app over the report window. */
 export interface SpecStat {
@@ -15,7 +16,33 @@ export interface SpecStat {
   failingSince: string | null;
   avgDurationMs: number | null;
   lastFailureAuthor: string | null;
+  /** Why it fails: the spec's recent results, the runs and commits around its failing streak. */
+  history: SpecResult[];
+  lastRunUrl: string | null;
+  lastFailedRunNumber: number | null;
+  lastFailedRunUrl: string | null;
+  firstFailedCommitSha: string | null;
+  lastPassedCommitSha: string | null;
+  lastError: { message: string } | null;
 }
+
+/** One result of a spec in the report's window. */
+export interface SpecResult {
+  runNumber: number;
+  status: 'passed' | 'failed' | 'flaky';
+  at: string;
+}
+
+/** A spec's history holds at most this many results (the newest). */
+export const HISTORY_LENGTH = 10;
+
+/** What the run of a spec row tells beyond its number and author (null when the rows said nothing). */
+export interface RunLinks {
+  commits: readonly (string | undefined)[];
+  urls: readonly (string | undefined)[];
+}
+
+const NO_LINKS: RunLinks = { commits: [], urls: [] };
 
 /** PostgreSQL text cannot hold NUL: names from the export are stored without it on both dialects. */
 export const withoutNul = (text: string) => (text.includes('\u0000') ? text.replaceAll('\u0000', '') : text);
@@ -119,6 +146,12 @@ interface SpecState {
   maxRunIndex: number;
   durationSum: number;
   durationCount: number;
+  /**
+   * The first failure line of the highest-numbered failed run that carried one: a spec keeps one
+   * short line whatever the number of its runs (rows may come out of run order).
+   */
+  errorRunNumber: number;
+  error: string | undefined;
 }
 
 /** A copy that does not keep the parser's chunk alive (V8 may slice strings out of it). */
@@ -183,6 +216,7 @@ export function createSpecAggregator(windowStartMs: number) {
     state: SpecState,
     runNumbers: readonly number[],
     runAuthors: readonly (string | undefined)[],
+    links: RunLinks,
     instant: (offsetMs: number) => string,
   ): SpecStat {
     const { counted, latestUncounted } = countedCells(state, runNumbers);
@@ -191,6 +225,7 @@ export function createSpecAggregator(windowStartMs: number) {
     let lastFailed = NONE;
     let streakStart = NONE;
     let streakOpen = true;
+    let lastPassed = NONE;
     for (const id of counted) {
       const flags = cells.flagsOf(id);
       if (flags & FLAKY) flakyRuns += 1;
@@ -199,6 +234,7 @@ export function createSpecAggregator(windowStartMs: number) {
         if (lastFailed === NONE) lastFailed = id;
         if (streakOpen) streakStart = id;
       } else {
+        if (lastPassed === NONE) lastPassed = id;
         streakOpen = false;
       }
     }
@@ -212,6 +248,9 @@ export function createSpecAggregator(windowStartMs: number) {
         : ownAuthor !== 0
           ? authorNames[ownAuthor - 1]
           : runAuthors[cells.runOf(lastFailed)];
+    const linkOf = (list: readonly (string | undefined)[], id: number) =>
+      id === NONE ? null : (list[cells.runOf(id)] ?? null);
+    const lastFailedRunNumber = lastFailed === NONE ? null : runNumbers[cells.runOf(lastFailed)]!;
     return {
       spec: state.name,
       totalRuns,
@@ -225,14 +264,44 @@ export function createSpecAggregator(windowStartMs: number) {
       failingSince: lastFailing ? instant(cells.earliestOf(streakStart)) : null,
       avgDurationMs: state.durationCount === 0 ? null : Math.round(state.durationSum / state.durationCount),
       lastFailureAuthor: author ?? null,
+      history: historyOf(counted, runNumbers, instant),
+      lastRunUrl: linkOf(links.urls, last),
+      lastFailedRunNumber,
+      lastFailedRunUrl: linkOf(links.urls, lastFailed),
+      firstFailedCommitSha: lastFailing ? linkOf(links.commits, streakStart) : null,
+      lastPassedCommitSha: linkOf(links.commits, lastPassed),
+      lastError:
+        state.error !== undefined && state.errorRunNumber === lastFailedRunNumber
+          ? { message: state.error }
+          : null,
     };
+  }
+
+  /** The newest results (cells newest first), oldest first. */
+  function historyOf(
+    counted: readonly number[],
+    runNumbers: readonly number[],
+    instant: (offsetMs: number) => string,
+  ): SpecResult[] {
+    const results: SpecResult[] = [];
+    for (let i = Math.min(counted.length, HISTORY_LENGTH) - 1; i >= 0; i -= 1) {
+      const id = counted[i]!;
+      const flags = cells.flagsOf(id);
+      results.push({
+        runNumber: runNumbers[cells.runOf(id)]!,
+        status: flags & FAILED ? 'failed' : flags & FLAKY ? 'flaky' : 'passed',
+        at: instant(cells.latestOf(id)),
+      });
+    }
+    return results;
   }
 
   return {
     /**
      * One row of `spec` in the project's run at `runIndex`; `offsetMs` counts from the window
      * start (15 days fit 32 bits); `flags` combines SPEC_ROW flags; `durationMs` is NaN when the
-     * row carries none; `author` is the row's commit author (empty when none). Positional
+     * row carries none; `author` is the row's commit author (empty when none); `runNumber` and
+     * `error` (the row's failure message, empty when none) give the spec's last error. Positional
      * arguments: no object per row on the hot path.
      */
     add(
@@ -242,6 +311,8 @@ export function createSpecAggregator(windowStartMs: number) {
       flags: number,
       durationMs: number,
       author: string,
+      runNumber = 0,
+      error = '',
     ): void {
       // Comparing with the predicted spec costs less than hashing the row's fresh string.
       const predicted = previous?.successor;
@@ -256,6 +327,8 @@ export function createSpecAggregator(windowStartMs: number) {
           maxRunIndex: -1,
           durationSum: 0,
           durationCount: 0,
+          errorRunNumber: Number.NEGATIVE_INFINITY,
+          error: undefined,
         };
         specs.set(key, state);
       }
@@ -264,6 +337,14 @@ export function createSpecAggregator(windowStartMs: number) {
       const cell = cellFor(state, runIndex);
       cells.record(cell, offsetMs, flags);
       if (flags & FAILED && author !== '') cells.setFailureAuthor(cell, authorKey(author));
+      // Only rows from uploads carry error text; the first failure line of a run is kept.
+      if (error !== '' && flags & FAILED && runNumber > state.errorRunNumber) {
+        const line = withoutNul(cut(firstLine(error), EXAMPLE_MAX_LENGTH));
+        if (line !== '') {
+          state.errorRunNumber = runNumber;
+          state.error = ownCopy(line);
+        }
+      }
       if (flags & COUNTED && durationMs === durationMs) {
         state.durationSum += durationMs;
         state.durationCount += 1;
@@ -271,7 +352,11 @@ export function createSpecAggregator(windowStartMs: number) {
     },
 
     /** Every spec's statistics, in the order of the specs endpoint. */
-    finish(runNumbers: readonly number[], runAuthors: readonly (string | undefined)[]): SpecStat[] {
+    finish(
+      runNumbers: readonly number[],
+      runAuthors: readonly (string | undefined)[],
+      links: RunLinks = NO_LINKS,
+    ): SpecStat[] {
       // Many specs share instants (one run's rows); formatting each once saves most Date objects.
       const formatted = new Map<number, string>();
       const instant = (offsetMs: number) => {
@@ -283,7 +368,7 @@ export function createSpecAggregator(windowStartMs: number) {
         return text;
       };
       return [...specs.values()]
-        .map((state) => summarise(state, runNumbers, runAuthors, instant))
+        .map((state) => summarise(state, runNumbers, runAuthors, links, instant))
         .sort(compareSpecStats);
     },
   };
