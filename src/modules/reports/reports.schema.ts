@@ -339,6 +339,7 @@ export const FailureGroup = Type.Object(
   },
   { title: 'FailureGroup' },
 );
+export type FailureGroup = Static<typeof FailureGroup>;
 export const FailureGroupsResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Array(FailureGroup),
