@@ -1,9 +1,6 @@
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
-
 import { readFileSync } from 'node:fs';
-// The benches run after `npm run build`: the flag comes from the build, not a copy of it.
-import { MAX_SEMI_SPACE_FLAG } from '../dist/src/runtime/young-generation-maximum.js';
 
 export const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -17,8 +14,8 @@ export function rssMiB(pid) {
   return Math.round((kib / 1024) * 10) / 10;
 }
 
-/** Node flags the service runs with, as `npm start` and the `dashboard` bin give them. */
-export const SERVICE_NODE_ARGS = [MAX_SEMI_SPACE_FLAG];
+/** Node flags the service runs with: the deployment flag `npm start` and the Procfile pass. */
+export const SERVICE_NODE_ARGS = ['--max-semi-space-size=8'];
 
 export const BENCH_KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
 

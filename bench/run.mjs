@@ -7,6 +7,10 @@
 // service, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles` to profile one scenario) change it.
 // Each row also gets the ceiling measured again just before it (BENCH_ADJACENT seconds, 0 = off)
 // and its ratio to that, which moves less than the ratio to the first ceiling on a busy machine.
+// After the table come the ingestion of a large JUnit upload (bench/uploads.mjs) and the pull path
+// of a large report (bench/pull-path.mjs, one pass), each in its own processes; BENCH_UPLOADS=0 and
+// BENCH_PULL=0 skip them.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -150,4 +154,22 @@ try {
   await service.stop();
   await ceilingServer.stop();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Runs another bench script to its end with this process's output, so its lines follow the table. */
+function runScript(script, env) {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [script], { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('error', fail);
+    child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`${script} exited with ${code}`))));
+  });
+}
+
+if (!only && process.env.BENCH_UPLOADS !== '0') {
+  process.stdout.write('\nupload ingestion (bench/uploads.mjs)\n');
+  await runScript('bench/uploads.mjs', {});
+}
+if (!only && process.env.BENCH_PULL !== '0') {
+  process.stdout.write('\npull path of a large report (bench/pull-path.mjs)\n');
+  await runScript('bench/pull-path.mjs', { PULL_PASSES: process.env.PULL_PASSES ?? '1' });
 }

@@ -1,12 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Container } from './container.js';
-import {
-  type AttemptStore,
-  createMemoryAttemptStore,
-  createRedisAttemptStore,
-} from './http/auth/attempt-store.js';
-import { createAuthGuard } from './http/auth/auth-guard.js';
 import { BODY_LIMIT_BYTES, registerBodyParsing } from './http/body-parsing.js';
 import { registerErrorHandling, sendRouteNotFound } from './http/error-handler.js';
 import { connectResponseCache } from './http/cache-invalidation.js';
@@ -15,9 +9,7 @@ import { deferredChildLogger } from './http/request-logger.js';
 import { requestIdFrom } from './http/request-id.js';
 import { docsRoutes, registerOpenApi } from './http/openapi.js';
 import { ErrorEnvelopeSchema, UnauthorizedSchema } from './http/schemas.js';
-import { headersWithoutOrigin, registerRateLimit, registerSecurityHeaders } from './http/security.js';
-import { createFrontDoor } from './http/front-door.js';
-import { createMemoryRateLimit } from './http/rate-limit-store.js';
+import { registerRateLimit, registerSecurityHeaders } from './http/security.js';
 import { createSerializerCompiler } from './http/serialization.js';
 import { compileValidator } from './http/validation.js';
 import { registerWebUi } from './http/web.js';
@@ -25,7 +17,6 @@ import { ApplicationDetails } from './modules/apps/apps.schema.js';
 import { appsRoutes } from './modules/apps/apps.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import { createHealthCheck } from './modules/health/health.check.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
 import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { statusRoutes } from './modules/status/status.routes.js';
@@ -87,40 +78,10 @@ export function serverTimeouts(timeoutMs: number) {
  * it, tests inject into it. Closing it waits for the background work its requests started.
  */
 export async function buildApp(container: Container): Promise<FastifyInstance> {
-  const { config } = container;
-  const policy = {
-    maxAttempts: config.auth.bruteForceMaxAttempts,
-    windowMs: config.auth.bruteForceWindowMs,
-    blockMs: config.auth.bruteForceBlockMs,
-  };
-  const attemptStore: AttemptStore = container.redis
-    ? createRedisAttemptStore(container.redis, policy)
-    : createMemoryAttemptStore(policy);
-  const guard = createAuthGuard(config, attemptStore);
-  const healthCheck = createHealthCheck(
-    {
-      database: () => container.database.ping(),
-      broker: () => container.broker.ping(),
-    },
-    container.clock,
-  );
-  // Counted in memory unless shared through Redis; the front door consults the same counts.
-  const memoryRateLimit = container.redis ? undefined : createMemoryRateLimit();
-  const frontDoor = createFrontDoor({
-    baseHeaders: headersWithoutOrigin(config),
-    health: healthCheck,
-    cache: container.responseCache,
-    keyMatches: guard.keyMatches,
-    blockedUntilNow: attemptStore.blockedUntilNow,
-    apiRateLimit: config.rateLimit.max === 0 ? 'off' : memoryRateLimit?.gate,
-    trustProxy: config.trustProxy !== false && config.trustProxy !== 0,
-    metrics: container.metrics,
-    log: container.log,
-  });
+  const { config, guard, attemptStore } = container;
 
   const app = Fastify({
     loggerInstance: container.log,
-    serverFactory: frontDoor.serverFactory,
     childLoggerFactory: deferredChildLogger,
     ...serverTimeouts(config.requestTimeoutMs),
     // Fastify accepts a hop count at run time, but its typings omit `number`.
@@ -132,12 +93,6 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     // `//api/apps` is routed as `/api/apps` (and so guarded as such) instead of falling through.
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  // First of the closing hooks: requests arriving from now on get Fastify's 503.
-  app.addHook('preClose', (done) => {
-    frontDoor.close();
-    done();
-  });
-
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
@@ -156,7 +111,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   registerBodyParsing(app);
-  registerSecurityHeaders(app, config);
+  await registerSecurityHeaders(app, config);
   await registerOpenApi(app);
 
   app.addHook('onClose', async () => attemptStore.close());
@@ -200,19 +155,16 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   container.metrics.watchQueue(container.broker, container.reports.service.orphanedPending);
   observeHttpDurations(app, container.metrics);
 
-  await app.register(healthRoutes, { check: healthCheck });
-  // Every /api route lives in this one encapsulated scope. Its hooks (the key guard, then the
-  // rate limiter) run for each route the router puts here, whatever spelling of the path got it
-  // there (percent-encoding, absolute-form request lines, a trailing slash), and its not-found
-  // handler answers unknown /api paths only after the same checks.
+  await app.register(healthRoutes, { check: container.healthCheck });
+  // Every /api route lives in this one encapsulated scope. Its hooks (the rate limiter, which
+  // counts every request of the scope whatever its answer, then the key guard) run for each
+  // route the router puts here, whatever spelling of the path got it there (percent-encoding,
+  // absolute-form request lines, a trailing slash), and its not-found handler answers unknown
+  // /api paths only after the same checks. Cached answers are looked up after both.
   await app.register(
     async (api) => {
+      await registerRateLimit(api, config, container.redis);
       api.addHook('onRequest', guard.protect());
-      await registerRateLimit(
-        api,
-        config,
-        container.redis ? { redis: container.redis } : { memory: memoryRateLimit!.Store },
-      );
       registerHttpCaching(api, container.responseCache);
       api.setNotFoundHandler(sendRouteNotFound);
       // One line per module: its routes over the services the container built.

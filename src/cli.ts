@@ -1,9 +1,6 @@
-#!/usr/bin/env -S node --max-semi-space-size=8
+#!/usr/bin/env node
 import 'dotenv/config';
-// Before anything large is loaded; the commands below import their modules when they run.
-import { maxSemiSpaceGiven } from './runtime/heap-tuning.js';
-import { MAX_SEMI_SPACE_FLAG } from './runtime/young-generation-maximum.js';
-import { retainTickObjectShape } from './runtime/tick-shape.js';
+// The commands below import their modules when they run.
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config/config.js';
 import { ConfigError } from './config/env-parsers.js';
@@ -34,8 +31,6 @@ function configFrom(env: NodeJS.ProcessEnv): Config {
 }
 
 async function serve(args: string[]): Promise<void> {
-  // Before the service loads anything: a full collection must not find the shape unheld.
-  retainTickObjectShape();
   const { values } = parseArgs({ args, options: { roles: { type: 'string' } } });
   const config = configFrom(values.roles ? { ...process.env, ROLES: values.roles } : process.env);
   if (config.apiKeyGenerated) {
@@ -46,12 +41,6 @@ async function serve(args: string[]): Promise<void> {
     );
   } else if (config.apiKey.length < 32) {
     process.stderr.write('warning: API_SECURITY_KEY is shorter than 32 characters\n');
-  }
-  if (!maxSemiSpaceGiven) {
-    process.stderr.write(
-      `note: node was started without ${MAX_SEMI_SPACE_FLAG}; under load the young generation ` +
-        'may grow to twice that (about 16 MiB more memory)\n',
-    );
   }
   const { startService } = await import('./server.js');
   let service;

@@ -6,11 +6,15 @@ import { createBroker } from './broker/create-broker.js';
 import { createGuardRedisConnection } from './broker/redis-connection.js';
 import type { Config } from './config/config.js';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from './db/database.js';
+import { createMemoryAttemptStore, createRedisAttemptStore } from './http/auth/attempt-store.js';
+import { createAuthGuard } from './http/auth/auth-guard.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
+import { maskedLogSerializers } from './http/request-logger.js';
 import { createResponseCache } from './http/response-cache.js';
 import { createCypressClient } from './integrations/cypress/cypress-client.js';
 import { createAppsRepository } from './modules/apps/apps.repository.js';
 import { createAppsService } from './modules/apps/apps.service.js';
+import { createHealthCheck } from './modules/health/health.check.js';
 import { createTriggerChanges } from './modules/apps/trigger-changes.js';
 import { createJobsModule } from './modules/jobs/jobs.module.js';
 import { createManualRunsModule } from './modules/manual-runs/manual-runs.module.js';
@@ -39,9 +43,16 @@ const REDACTED_PATHS = [
   '*.password',
 ];
 
-/** The process logger: the configured level, and secrets redacted wherever they appear. */
+/**
+ * The process logger: the configured level, secrets redacted wherever they appear, and the values
+ * of secret-named query parameters masked in every logged URL.
+ */
 export function createLogger(config: Config, destination?: NodeJS.WritableStream): Logger {
-  const options = { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } };
+  const options = {
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    ...maskedLogSerializers,
+  };
   return destination ? pino(options, destination) : pino(options);
 }
 
@@ -120,8 +131,28 @@ export function createContainer(infrastructure: Infrastructure) {
   });
   const testResults = createTestResultsModule(deps);
 
+  // Failed-key attempts are counted in Redis when the process has it, so blocks hold across
+  // API processes; in memory otherwise.
+  const bruteForcePolicy = {
+    maxAttempts: config.auth.bruteForceMaxAttempts,
+    windowMs: config.auth.bruteForceWindowMs,
+    blockMs: config.auth.bruteForceBlockMs,
+  };
+  const attemptStore = infrastructure.redis
+    ? createRedisAttemptStore(infrastructure.redis, bruteForcePolicy)
+    : createMemoryAttemptStore(bruteForcePolicy);
+
   return {
     ...infrastructure,
+    /** Failed-key attempts and blocks per address (closed with the HTTP app). */
+    attemptStore,
+    /** The key check and brute-force block of every protected scope. */
+    guard: createAuthGuard(config, attemptStore),
+    /** `GET /health`'s probes of the database and the broker. */
+    healthCheck: createHealthCheck(
+      { database: () => database.ping(), broker: () => broker.ping() },
+      infrastructure.clock,
+    ),
     /** Serialized read answers, dropped by every write (this process's at once, others' via the broker). */
     responseCache: createResponseCache({ ttlMs: config.responseCacheTtlMs, now: infrastructure.clock }),
     notifications,

@@ -7,10 +7,6 @@ import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { type ApiRole, startApiRole } from './roles/api.js';
 import { type ReportWorker, startWorkerRole } from './roles/worker.js';
 import { startSchedulerRole } from './roles/scheduler.js';
-import { youngGenerationFlagsGiven } from './runtime/heap-tuning.js';
-import { collectStartupGarbage } from './runtime/startup-gc.js';
-import { retainTickObjectShape } from './runtime/tick-shape.js';
-import { growYoungGenerationUnderLoad } from './runtime/young-generation.js';
 
 export interface RunningService {
   app?: FastifyInstance;
@@ -35,21 +31,12 @@ export async function startService(config: Config): Promise<RunningService> {
       })
     : undefined;
 
-  // What start-up allocated and dropped would otherwise stay committed for the process's life.
-  // The collection must not take process.nextTick's entry shape with it (the CLI holds it from
-  // its first line; this covers a service started another way).
-  retainTickObjectShape();
-  collectStartupGarbage();
-  // Held small from the start, the young generation may grow once the process is busy.
-  const stopWatchingLoad = youngGenerationFlagsGiven ? () => undefined : growYoungGenerationUnderLoad();
-
   let stopping: Promise<void> | undefined;
   return {
     app: api?.app,
     address: api?.address,
     stop() {
       stopping ??= (async () => {
-        stopWatchingLoad();
         await scheduler?.stop();
         // Finishes the message in hand (up to 30 s) before the connections close.
         await worker?.stop();

@@ -56,12 +56,6 @@ const tagResponse: onSendHookHandler<unknown> = (request, reply, payload, done) 
   done(null, revalidated(request, reply, etagOf(payload)) ? null : payload);
 };
 
-/**
- * Adds strong ETags (with 304 on a matching If-None-Match) to every GET route of `scope`, and the
- * response cache to the routes that declare `config.responseCache`. Registered before the routes
- * of the scope, after its guard and rate limiter: the cache is looked up in `preParsing`, which
- * runs after every `onRequest` hook, so a cached answer still passes the key check and the limit.
- */
 // Clients send the same few Accept-Encoding values again and again (one per browser), so each
 // is parsed once; the bound keeps odd values from growing it.
 const knownEncodings = new Map<string, ContentEncoding | undefined>();
@@ -92,10 +86,7 @@ export function varyOnEncoding(vary: unknown): string {
   return typeof vary === 'string' && vary !== '' ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
 }
 
-/**
- * Sends a cached answer in the representation the client accepts, under that representation's
- * own strong ETag (the front door, `front-door.ts`, sends the same representation).
- */
+/** Sends a cached answer in the representation the client accepts, under its own strong ETag. */
 function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse): Buffer | null {
   const chosen = representationOf(
     entry,
@@ -115,6 +106,13 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedR
   return chosen.body ?? null;
 }
 
+/**
+ * Adds strong ETags (with 304 on a matching If-None-Match) to every GET route of `scope`, and the
+ * response cache to the routes that declare `config.responseCache`. Registered before the routes
+ * of the scope, after its guard and rate limiter: the cache is looked up in `preParsing`, which
+ * runs after every `onRequest` hook, so a cached answer passes the same key check, limit,
+ * headers, logging and metrics as any other answer of the scope.
+ */
 export function registerHttpCaching(scope: FastifyInstance, cache: ResponseCache): void {
   const tickets = new WeakMap<FastifyRequest, ReadTicket>();
 

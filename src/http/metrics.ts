@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, type Metric, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Broker, QueueStats } from '../broker/broker.js';
-import { DurationHistogram } from './duration-histogram.js';
 
 export type ReportOutcome = 'ready' | 'retry' | 'failed' | 'invalid';
 
@@ -11,8 +10,6 @@ export interface Metrics {
   /** Called by the report processor after each message. */
   reportProcessed(outcome: ReportOutcome, seconds: number): void;
   observeHttp(method: string, route: string, status: number, seconds: number): void;
-  /** One request answered by the front door (`front-door.ts`) instead of Fastify. */
-  answeredAtFrontDoor(): void;
   /** Queue gauges read the broker (and the count of orphaned pending reports) when scraped. */
   watchQueue(broker: Broker, orphanedPending?: () => Promise<number>): void;
 }
@@ -36,26 +33,12 @@ export function createMetrics(): Metrics {
     labelNames: ['outcome'],
     registers: [registry],
   });
-  // Observed on every request: see duration-histogram.ts for why it is not prom-client's own.
-  const http = new DurationHistogram(
-    `${PREFIX}http_request_duration_seconds`,
-    'HTTP request durations by method, route pattern and status',
-    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-  );
-  // The registry only reads `name`, `help`, `type`, `aggregator`, `get`, `getForPromString`, `reset`.
-  registry.registerMetric(http as unknown as Metric);
-
-  // Counted in a plain number and handed to prom-client at scrape time: `inc()` on every cached
-  // read would build a label hash and a result object.
-  let frontDoorAnswers = 0;
-  new Counter({
-    name: `${PREFIX}http_front_door_answers_total`,
-    help: 'Requests answered before routing (health checks, cached reads); also counted in the durations',
+  const http = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: 'HTTP request durations by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
-    collect() {
-      this.reset();
-      this.inc(frontDoorAnswers);
-    },
   });
 
   let broker: Broker | undefined;
@@ -122,10 +105,8 @@ export function createMetrics(): Metrics {
       reports.inc({ outcome });
     },
     observeHttp(method, route, status, seconds) {
-      http.observe(method, route, status, seconds);
-    },
-    answeredAtFrontDoor() {
-      frontDoorAnswers++;
+      // A duration metric must never fail a request (prom-client throws on a non-finite value).
+      if (Number.isFinite(seconds)) http.observe({ method, route, status }, seconds);
     },
     watchQueue(next, orphanedPending) {
       broker = next;

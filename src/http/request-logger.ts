@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { stdSerializers } from 'pino';
 import type { Bindings, ChildLoggerOptions } from 'fastify/types/logger.js';
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
@@ -80,3 +81,58 @@ export function deferredChildLogger(
     return logger.child(bindings, options);
   return new DeferredChildLogger(logger, bindings, options);
 }
+
+/** Query parameters whose values are secrets whatever the route (compared case-insensitively). */
+const SECRET_QUERY_VALUE = /([?&;](?:key|token|secret|password|api_key|x-api-key)=)[^&#;\s"']*/gi;
+
+/**
+ * The text with the values of secret-named query parameters (`?key=…`, `&token=…`) replaced. A
+ * client that puts its key in the query string must not find it in the logs.
+ */
+export function maskSecretQuery(text: string): string {
+  return text.includes('=') ? text.replace(SECRET_QUERY_VALUE, '$1[redacted]') : text;
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  headers?: Record<string, unknown>;
+  socket?: { remotePort?: number };
+}
+
+/**
+ * pino options that mask secret query values in every URL a line can carry: the request of the
+ * request logs, an `url` field, an error's message and stack (Fastify puts URLs in some of its
+ * errors), and the message text itself.
+ */
+export const maskedLogSerializers = {
+  serializers: {
+    req: (req: LoggedRequest) => ({
+      method: req.method,
+      url: typeof req.url === 'string' ? maskSecretQuery(req.url) : req.url,
+      version: req.headers?.['accept-version'],
+      host: req.host,
+      remoteAddress: req.ip,
+      remotePort: req.socket?.remotePort,
+    }),
+    url: (url: unknown) => (typeof url === 'string' ? maskSecretQuery(url) : url),
+    err: (error: Error) => {
+      const serialized = stdSerializers.err(error) as unknown as Record<string, unknown>;
+      for (const field of ['message', 'stack'] as const) {
+        const value = serialized[field];
+        if (typeof value === 'string') serialized[field] = maskSecretQuery(value);
+      }
+      return serialized;
+    },
+  },
+  hooks: {
+    logMethod(this: unknown, args: unknown[], method: (...args: unknown[]) => void) {
+      method.apply(
+        this,
+        args.map((arg) => (typeof arg === 'string' ? maskSecretQuery(arg) : arg)),
+      );
+    },
+  },
+};

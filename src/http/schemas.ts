@@ -13,6 +13,13 @@ export function Nullable<T extends TSchema>(schema: T) {
 }
 
 /**
+ * A secret the client sends and never gets back (`writeOnly`): a validation error about it names
+ * the field and the problem but never echoes the value (validation.ts).
+ */
+export const Secret = (minLength: number, maxLength: number) =>
+  Type.String({ minLength, maxLength, writeOnly: true });
+
+/**
  * Output value that may be null. A schema with a single `type` becomes a type array: with `anyOf`
  * the serialiser would run ajv (format checks included) on every value to pick a branch, which
  * showed up as several percent of a list request in a CPU profile.

@@ -1,13 +1,12 @@
-import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
-import helmet, { type HelmetOptions } from 'helmet';
+import cors from '@fastify/cors';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/config.js';
 import { TooManyRequestsError } from '../shared/errors.js';
-import { corsHeaders, type CorsPolicy, registerCors } from './cors.js';
 
-const HELMET_OPTIONS: HelmetOptions = {
+const HELMET_OPTIONS: FastifyHelmetOptions = {
   // The interactive docs page needs inline styles/scripts; the JSON API is unaffected.
   contentSecurityPolicy: {
     directives: {
@@ -26,28 +25,8 @@ const HELMET_OPTIONS: HelmetOptions = {
   referrerPolicy: { policy: 'no-referrer' },
 };
 
-/**
- * The headers helmet sets, computed once. The Fastify wrapper of helmet rebuilds every helmet
- * middleware (CSP parsing included) on each request, which was a fifth of the CPU time of
- * `GET /health` in a profile; our headers never vary per request (no CSP nonces), so helmet runs
- * once at start against a recording response and the result is replayed.
- */
-export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const recorder = {
-    setHeader: (name: string, value: string | number | readonly string[]) => {
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-    },
-    removeHeader: (name: string) => {
-      delete headers[name.toLowerCase()];
-    },
-  };
-  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
-  return headers;
-}
-
 /** Our CORS policy: open in development, the configured origins in production. */
-export function corsPolicy(config: Config): CorsPolicy {
+export function corsOptions(config: Config) {
   return {
     origin: config.isProduction ? [...config.corsOrigins] : true,
     methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
@@ -59,56 +38,36 @@ export function corsPolicy(config: Config): CorsPolicy {
       'X-RateLimit-Reset',
       'X-Request-Id',
     ],
-    maxAgeSeconds: 600,
+    maxAge: 600,
   };
 }
 
 /**
- * The headers every answer to a request without `Origin` carries before its route adds its own:
- * helmet's, then CORS's (`Vary: Origin`, or `*` to everyone when any origin is allowed, and the
- * exposed headers). The front door sends exactly these; a test compares them with what Fastify
- * sends.
+ * Security headers (helmet) and CORS on every response, through the maintained plugins. A
+ * preflight is answered by the CORS plugin's hook, before any key check.
  */
-export function headersWithoutOrigin(config: Config): Readonly<Record<string, string>> {
-  return { ...SECURITY_HEADERS, ...corsHeaders(corsPolicy(config)).withoutOrigin };
-}
-
-const SECURITY_HEADERS = helmetHeaders();
-
-/** Security headers on every response, and CORS (open in development, a list in production). */
-export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
-  registerCors(app, corsPolicy(config), SECURITY_HEADERS);
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(helmet, HELMET_OPTIONS);
+  await app.register(cors, corsOptions(config));
 }
 
 /**
- * The general per-IP limit with per-route overrides from configuration. Registered inside the
- * `/api` scope, it covers exactly the routes of that scope (the plugin hooks every route added
- * to the scope after it), so no URL matching decides what is limited. Limits are plain numbers
- * fixed per route when the route is added (an override becomes the route's own limit, counted
- * apart), and the key is the address: no per-request lookups or awaited option functions, which
- * made the limiter cost about as much as the rest of a cached read.
+ * The per-address limit of the `/api` scope, with per-route overrides from configuration. It is
+ * one `onRequest` hook of the scope, added before the key guard, so every request the router puts
+ * in the scope is counted against its address whatever its answer: refused for a missing key,
+ * blocked, unknown path (the scope's not-found handler runs the scope's hooks too) or served. A
+ * route with an override is counted by its own limiter instead of the general one. Counting uses
+ * the plugin's own stores: in memory, or shared through Redis when the process has it.
  */
 export async function registerRateLimit(
   scope: FastifyInstance,
   config: Config,
-  counting: { redis: Redis } | { memory: FastifyRateLimitStoreCtor },
+  redis: Redis | null,
 ): Promise<void> {
   if (config.rateLimit.max === 0) return;
-  // Added before the plugin, so the plugin's own route hook already sees the override.
-  scope.addHook('onRoute', (route) => {
-    const override = [route.method]
-      .flat()
-      .map((method) => config.rateLimit.routes[`${method} ${route.url}`])
-      .find((limit) => limit !== undefined);
-    if (override) {
-      route.config = { ...route.config, rateLimit: { max: override.max, timeWindow: override.windowMs } };
-    }
-  });
-
   await scope.register(rateLimit, {
-    global: true,
-    hook: 'onRequest',
-    ...('redis' in counting ? { redis: counting.redis } : { store: counting.memory }),
+    global: false,
+    ...(redis ? { redis } : {}),
     nameSpace: 'dashboard:ratelimit:',
     skipOnError: true,
     keyGenerator: (request) => request.ip,
@@ -118,5 +77,31 @@ export async function registerRateLimit(
       const retryAfter = Math.max(1, Math.ceil(context.ttl / 1000));
       return new TooManyRequestsError(`Rate limit exceeded, retry in ${retryAfter} seconds`, retryAfter);
     },
+  });
+  const general = scope.rateLimit();
+  const overrides = new Map<string, onRequestHookHandler>();
+  for (const [route, limit] of Object.entries(config.rateLimit.routes)) {
+    overrides.set(
+      route,
+      scope.rateLimit({
+        max: limit.max,
+        timeWindow: limit.windowMs,
+        // Counted apart from the general limit and from other overridden routes.
+        keyGenerator: (request) => `${route}:${request.ip}`,
+      }),
+    );
+  }
+  const limiterOf = (request: FastifyRequest) => {
+    const route = request.routeOptions.url;
+    if (route === undefined) return general;
+    // A HEAD is answered by its GET route, so it takes that route's override too.
+    const override =
+      overrides.get(`${request.method} ${route}`) ??
+      (request.method === 'HEAD' ? overrides.get(`GET ${route}`) : undefined);
+    return override ?? general;
+  };
+  scope.addHook('onRequest', function countRequest(this: FastifyInstance, request, reply) {
+    const limiter = limiterOf(request) as (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    return limiter.call(this, request, reply);
   });
 }

@@ -103,7 +103,7 @@ export function toValidationError(
     seen.add(key);
     const detail: ValidationDetail = { field, code, message: detailMessage(field, code, error) };
     const value = error.keyword === 'required' ? undefined : valueAt(input, error.instancePath);
-    if (value !== undefined && isEchoable(value)) detail.value = value;
+    if (value !== undefined && isEchoable(value) && !isSecret(error)) detail.value = value;
     details.push(detail);
   }
   if (details.length === 0) {
@@ -194,6 +194,14 @@ function valueAt(input: unknown, pointer: string): unknown {
     current = (current as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
   return current;
+}
+
+/**
+ * A field marked `writeOnly` in its schema (a secret: webhook signing secrets) is never echoed,
+ * whatever is wrong with it: a rejected secret is still somebody's secret.
+ */
+function isSecret(error: ErrorObject): boolean {
+  return (error.parentSchema as { writeOnly?: unknown } | undefined)?.writeOnly === true;
 }
 
 /** Echo short scalar values only: a 1 MiB string or a nested object does not belong in an error. */

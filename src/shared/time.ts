@@ -1,38 +1,6 @@
-let lastMs = Number.NaN;
-let lastIso = '';
-let lastSecond = Number.NaN;
-let secondPrefix = '';
-/** `000` to `999`, the millisecond field. */
-const MILLIS = Array.from({ length: 1000 }, (_, ms) => String(ms).padStart(3, '0'));
-
-/**
- * `new Date(ms).toISOString()`, byte for byte. `toISOString` takes over a microsecond on a slow
- * machine (it splits the time into calendar fields every call); the text up to the seconds only
- * changes once a second, so it is kept, and the milliseconds come from a table.
- */
-export function isoAt(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== lastSecond) {
-    // Ends in `.000Z`: keep everything up to the dot (years beyond 9999 included).
-    secondPrefix = new Date(second * 1000).toISOString().slice(0, -4);
-    lastSecond = second;
-  }
-  return secondPrefix + MILLIS[ms - second * 1000]! + 'Z';
-}
-
-/**
- * Every timestamp leaves the service as `YYYY-MM-DDTHH:mm:ss.sssZ` (UTC, milliseconds). Formatting
- * a date took about 3 % of a to-do POST under load, where many requests share a millisecond, so
- * the text of the last millisecond is kept (keyed by the exact clock value, so a clock set back
- * or forward is never answered from it).
- */
+/** Every timestamp leaves the service as `YYYY-MM-DDTHH:mm:ss.sssZ` (UTC, milliseconds). */
 export function nowIso(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastIso = isoAt(ms);
-    lastMs = ms;
-  }
-  return lastIso;
+  return new Date().toISOString();
 }
 
 /** Today's date in UTC as `YYYY-MM-DD`. */

@@ -31,14 +31,18 @@ export interface ProcessorLogger {
   error(object: object, message: string): void;
 }
 
+interface RowQuery {
+  startDate: string;
+  endDate: string;
+  projects: readonly string[];
+  /** The watched apps, for a source that feeds some of them from uploads. */
+  apps?: readonly { id: number; name: string }[];
+}
+
 export interface RowSource {
-  specDetails(query: {
-    startDate: string;
-    endDate: string;
-    projects: readonly string[];
-    /** The watched apps, for a source that feeds some of them from uploads. */
-    apps?: readonly { id: number; name: string }[];
-  }): AsyncIterable<Record<string, unknown>>;
+  specDetails(query: RowQuery): AsyncIterable<Record<string, unknown>>;
+  /** The same rows in batches, when the source reads them so: no await per row. */
+  specDetailBatches?(query: RowQuery): AsyncIterable<readonly Record<string, unknown>[]>;
 }
 
 export interface ReportProcessorDeps {
@@ -111,8 +115,13 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     const aggregator = createAggregator(apps, request.date);
     if (apps.length > 0) {
       const projects = [...new Set(apps.map((app) => app.name))];
-      for await (const row of deps.source.specDetails({ ...reportWindow(request.date), projects, apps })) {
-        aggregator.add(row);
+      const query = { ...reportWindow(request.date), projects, apps };
+      if (deps.source.specDetailBatches) {
+        for await (const rows of deps.source.specDetailBatches(query)) {
+          for (const row of rows) aggregator.add(row);
+        }
+      } else {
+        for await (const row of deps.source.specDetails(query)) aggregator.add(row);
       }
     }
     const aggregate = aggregator.finish();

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startService } from '../../src/server.js';
 import { TEST_KEY, testConfig } from '../support/test-app.js';
-import { MAX_SEMI_SPACE_FLAG } from '../../src/runtime/young-generation-maximum.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'dashboard-persist-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,16 +71,6 @@ describe('dashboard CLI', () => {
     expect(first.stdout).toContain('001-initial');
     const second = await runCli(['migrate'], env);
     expect(second.stdout).toContain('up to date');
-  });
-
-  it('notes on stderr when node was started without the young generation maximum', async () => {
-    const env = { API_SECURITY_KEY: TEST_KEY, DATABASE_URL: `sqlite:${join(dir, 'flag.sqlite')}`, PORT: '0' };
-    const without = await runCli(['serve', '--roles', 'api'], env, /listening on/);
-    expect(without.stdout).toMatch(/listening on/);
-    expect(without.stderr).toContain(`started without ${MAX_SEMI_SPACE_FLAG}`);
-    const given = await runCli(['serve', '--roles', 'api'], env, /listening on/, 0, [MAX_SEMI_SPACE_FLAG]);
-    expect(given.stdout).toMatch(/listening on/);
-    expect(given.stderr).not.toContain(MAX_SEMI_SPACE_FLAG);
   });
 
   it('stops boot naming the bad variable', async () => {

@@ -1,12 +1,8 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { pipeline } from 'node:stream';
-import type { Readable } from 'node:stream';
-import Parser from 'stream-json/Parser.js';
-import Pick from 'stream-json/filters/Pick.js';
-import StreamArray from 'stream-json/streamers/StreamArray.js';
 import { ExternalServiceError } from '../../shared/errors.js';
 import { type CallOutcomes, UNTRACKED } from '../call-outcomes.js';
+import { type Row, RowSplitter } from './row-splitter.js';
 
 /** Largest number of `projects` parameters in one request (docs/contract-notes.md, "Report processing"). */
 export const PROJECTS_PER_REQUEST = 50;
@@ -44,57 +40,6 @@ export function specDetailsUrl(options: CypressClientOptions, query: SpecDetails
   return url;
 }
 
-/** When the answer wraps its rows in an object, they are under one of these keys. */
-const WRAPPED_ROWS = /^(data|rows|results)$/;
-
-/** Resolves with the first non-blank byte of the body, leaving the stream untouched. */
-function firstByte(stream: IncomingMessage): Promise<number | undefined> {
-  return new Promise((resolve, reject) => {
-    const cleanup = () => {
-      stream.off('readable', onReadable);
-      stream.off('end', onEnd);
-      stream.off('error', onError);
-    };
-    const onReadable = () => {
-      const chunk = stream.read() as Buffer | null;
-      if (chunk === null) return;
-      cleanup();
-      stream.unshift(chunk);
-      resolve(chunk.find((byte) => byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09));
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(undefined);
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    stream.on('readable', onReadable);
-    stream.once('end', onEnd);
-    stream.once('error', onError);
-  });
-}
-
-/**
- * Rows are the elements of a top-level JSON array or, when the answer is an object, of its
- * `data` / `rows` / `results` array. StreamArray alone is the fast path; Pick only when wrapped.
- * Packed tokens only (`streamValues: false`): about a third fewer tokens to push through.
- */
-async function rowStream(response: IncomingMessage): Promise<Readable> {
-  const wrapped = (await firstByte(response)) === 0x7b;
-  const done = () => undefined;
-  return wrapped
-    ? pipeline(
-        response,
-        new Parser({ streamValues: false }),
-        new Pick({ filter: WRAPPED_ROWS }),
-        new StreamArray(),
-        done,
-      )
-    : pipeline(response, new Parser({ streamValues: false }), new StreamArray(), done);
-}
-
 function request(url: URL, timeoutMs: number): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const client = url.protocol === 'https:' ? https : http;
@@ -123,14 +68,15 @@ const safeUrl = (url: URL) => {
 
 /**
  * Client of the Cypress Cloud enterprise reporting API (`spec-details` report as JSON). The
- * answer is parsed as a stream (stream-json) so memory stays flat however large it is; rows are
- * yielded one at a time. Any failure throws ExternalServiceError; the report processor retries.
+ * answer is read as a stream, so memory stays flat however large it is: rows come in batches, one
+ * per chunk of the answer (RowSplitter), or one at a time. Any failure throws
+ * ExternalServiceError; the report processor retries.
  */
 export function createCypressClient(options: CypressClientOptions) {
   const batchSize = options.projectsPerRequest ?? PROJECTS_PER_REQUEST;
   const outcomes = options.outcomes ?? UNTRACKED;
 
-  async function* streamBatch(query: SpecDetailsQuery): AsyncGenerator<Record<string, unknown>> {
+  async function* streamBatch(query: SpecDetailsQuery): AsyncGenerator<Row[]> {
     const url = specDetailsUrl(options, query);
     let response: IncomingMessage;
     try {
@@ -152,13 +98,13 @@ export function createCypressClient(options: CypressClientOptions) {
       response.destroy(new Error(`the answer stalled for ${options.timeoutMs} ms`)),
     );
     try {
-      const values = await rowStream(response);
-      for await (const item of values as AsyncIterable<{ value: unknown }>) {
-        const value = item.value;
-        if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-          yield value as Record<string, unknown>;
-        }
+      const splitter = new RowSplitter();
+      for await (const chunk of response as AsyncIterable<Buffer>) {
+        const rows = splitter.push(chunk);
+        if (rows.length > 0) yield rows;
       }
+      const rows = splitter.end();
+      if (rows.length > 0) yield rows;
     } catch (error) {
       throw new ExternalServiceError(
         SERVICE,
@@ -172,18 +118,27 @@ export function createCypressClient(options: CypressClientOptions) {
     }
   }
 
-  return {
-    /** Every row for the projects, one request per batch of at most 50 projects. */
-    async *specDetails(query: SpecDetailsQuery): AsyncGenerator<Record<string, unknown>> {
-      try {
-        for (let start = 0; start < query.projects.length; start += batchSize) {
-          yield* streamBatch({ ...query, projects: query.projects.slice(start, start + batchSize) });
-        }
-      } catch (error) {
-        outcomes.failed(error);
-        throw error;
+  /** Every row for the projects in batches, one request per group of at most 50 projects. */
+  async function* specDetailBatches(query: SpecDetailsQuery): AsyncGenerator<Row[]> {
+    try {
+      for (let start = 0; start < query.projects.length; start += batchSize) {
+        yield* streamBatch({ ...query, projects: query.projects.slice(start, start + batchSize) });
       }
-      outcomes.succeeded();
+    } catch (error) {
+      outcomes.failed(error);
+      throw error;
+    }
+    outcomes.succeeded();
+  }
+
+  return {
+    specDetailBatches,
+
+    /** Every row for the projects, one at a time. */
+    async *specDetails(query: SpecDetailsQuery): AsyncGenerator<Row> {
+      for await (const rows of specDetailBatches(query)) {
+        for (const row of rows) yield row;
+      }
     },
   };
 }

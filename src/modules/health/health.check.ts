@@ -1,5 +1,4 @@
 import { type Static } from '@sinclair/typebox';
-import { isoAt } from '../../shared/time.js';
 import { VERSION } from '../../shared/version.js';
 import type { DependencyCheck, HealthResponse } from './health.schema.js';
 
@@ -76,33 +75,6 @@ function healthTag(status: string, database: Check, broker: Check): string {
   return `W/"${status}.${database.status}.${broker.status}.${VERSION}"`;
 }
 
-const VERSION_JSON = JSON.stringify(VERSION);
-/** What `toISOString()` writes: nothing JSON would escape. */
-const PLAIN_TIMESTAMP = /^[\d:.TZ-]+$/;
-
-const checkJson = (check: Check) =>
-  Number.isFinite(check.latencyMs)
-    ? `{"status":"${check.status}","latencyMs":${check.latencyMs}}`
-    : JSON.stringify(check);
-
-/**
- * The health body as JSON, byte for byte what `JSON.stringify` gives (a test compares them), built
- * from a template: the shape is fixed, the strings come from closed sets or an ISO timestamp that
- * needs no escaping, and a finite number prints the same in a template as in JSON. It is the
- * answer the front door gives every poller, and `JSON.stringify`'s walk over the object was the
- * largest single cost of that answer. Anything outside those assumptions takes the general path.
- */
-export function healthJson(body: HealthResponse): string {
-  const { status, uptime, timestamp, checks } = body;
-  if (body.version !== VERSION || !Number.isFinite(uptime) || !PLAIN_TIMESTAMP.test(timestamp)) {
-    return JSON.stringify(body);
-  }
-  return (
-    `{"status":"${status}","version":${VERSION_JSON},"uptime":${uptime},"timestamp":"${timestamp}",` +
-    `"checks":{"database":${checkJson(checks.database)},"broker":${checkJson(checks.broker)}}}`
-  );
-}
-
 /** The health answer of one moment: its status code, weak validator and body. */
 export interface HealthAnswer {
   readonly statusCode: 200 | 503;
@@ -112,12 +84,10 @@ export interface HealthAnswer {
 
 /**
  * Probes both dependencies and builds the answer; synchronous when both answer synchronously
- * (the embedded SQLite and in-process broker). Used by the route and by the front door, so the
- * two paths answer alike.
+ * (the embedded SQLite and in-process broker). Built once per process in the container.
  *
  * Requests within the same millisecond share one answer: its timestamp could not tell them apart
- * anyway, and under a burst of pollers the probes, the clock formatting and the body were most of
- * what a health answer cost. A dependency going down shows from the next millisecond on.
+ * anyway, and under a burst of pollers the probes were most of what a health answer cost. A dependency going down shows from the next millisecond on.
  */
 export function createHealthCheck(
   probes: { database: HealthProbe; broker: HealthProbe },
@@ -136,7 +106,7 @@ export function createHealthCheck(
         status,
         version: VERSION,
         uptime: Math.round(process.uptime() * 1000) / 1000,
-        timestamp: isoAt(at),
+        timestamp: new Date(at).toISOString(),
         checks: { database, broker },
       },
     };

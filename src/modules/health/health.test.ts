@@ -3,10 +3,8 @@ import { buildTestApp } from '../../../test/support/test-container.js';
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import { openTestDatabase } from '../../../test/support/databases.js';
 import { testConfig } from '../../../test/support/test-app.js';
-import { VERSION } from '../../shared/version.js';
-import { createHealthCheck, healthJson, runProbe, sharedProbe } from './health.check.js';
+import { createHealthCheck, runProbe, sharedProbe } from './health.check.js';
 import type { HealthAnswer } from './health.check.js';
-import type { HealthResponse } from './health.schema.js';
 
 describe('GET /health', () => {
   const closers: Array<() => Promise<void>> = [];
@@ -182,40 +180,5 @@ describe('GET /health', () => {
     } finally {
       vi.useRealTimers();
     }
-  });
-});
-
-describe('the health body as JSON', () => {
-  const check = (status: 'ok' | 'down', latencyMs: number) => ({ status, latencyMs });
-  const body = (overrides: Partial<HealthResponse> = {}): HealthResponse => ({
-    status: 'ok',
-    version: VERSION,
-    uptime: 12.345,
-    timestamp: '2026-11-25T19:36:06.123Z',
-    checks: { database: check('ok', 0.18), broker: check('ok', 0.03) },
-    ...overrides,
-  });
-
-  it('is byte for byte what JSON.stringify gives, for every status and kind of number', () => {
-    const bodies = [
-      body(),
-      body({ status: 'degraded', checks: { database: check('ok', 0), broker: check('down', 2000) } }),
-      body({ status: 'down', checks: { database: check('down', 1999), broker: check('ok', 1e-7) } }),
-      body({ uptime: 0 }),
-      body({ uptime: 86_400 * 365 * 30 + 0.001 }),
-      body({ uptime: 1e21, timestamp: new Date(0).toISOString() }),
-      body({ checks: { database: check('ok', 123456.78), broker: check('ok', -0) } }),
-    ];
-    for (const each of bodies) expect(healthJson(each)).toBe(JSON.stringify(each));
-  });
-
-  it('takes the general path for what the template does not cover', () => {
-    const odd = [
-      body({ uptime: Number.NaN }),
-      body({ timestamp: 'a "quoted" time' }),
-      body({ version: 'x"y' }),
-      body({ checks: { database: check('ok', Number.POSITIVE_INFINITY), broker: check('ok', 1) } }),
-    ];
-    for (const each of odd) expect(healthJson(each)).toBe(JSON.stringify(each));
   });
 });

@@ -1,7 +1,7 @@
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Page } from '../../http/pagination.js';
 import { ConflictError, NotFoundError, type ValidationDetail, ValidationError } from '../../shared/errors.js';
-import { isoAt, parseIsoInstant } from '../../shared/time.js';
+import { parseIsoInstant } from '../../shared/time.js';
 import type { QuarantineFilter, QuarantineRepository, QuarantineRow } from './quarantine.repository.js';
 import type { CreateQuarantineBody, LiftedReason, Quarantine } from './quarantine.schema.js';
 
@@ -68,7 +68,7 @@ export function createQuarantineService({ repository, clock }: QuarantineService
           reason: body.reason.trim(),
           ticketKey: body.ticketKey ?? null,
           expiresAt: body.expiresAt ? (parseIsoInstant(body.expiresAt) ?? null) : null,
-          createdAt: isoAt(now),
+          createdAt: new Date(now).toISOString(),
         });
         return toQuarantine(row);
       } catch (error) {
@@ -92,7 +92,7 @@ export function createQuarantineService({ repository, clock }: QuarantineService
 
     /** Lifts by hand; an unknown or already lifted quarantine is 404 (nothing to lift). */
     async lift(id: number): Promise<void> {
-      const lifted = await repository.lift(id, isoAt(clock()), 'manual');
+      const lifted = await repository.lift(id, new Date(clock()).toISOString(), 'manual');
       if (!lifted) throw new NotFoundError(`No active quarantine ${id}`);
     },
   };

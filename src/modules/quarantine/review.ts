@@ -1,7 +1,6 @@
 import type { JiraClient } from '../../integrations/jira/jira-client.js';
 import { describeFailure } from '../../integrations/call-outcomes.js';
 import type { NotificationInput, NotificationSink } from '../notifications/notification-sink.js';
-import { isoAt } from '../../shared/time.js';
 import type { QuarantineRepository, QuarantineRow } from './quarantine.repository.js';
 import type { LiftedReason, ReviewResult } from './quarantine.schema.js';
 
@@ -82,7 +81,7 @@ export function createQuarantineReview(deps: QuarantineReviewDeps) {
     const lifted: Lifted[] = [];
     for (const { row, reason } of due) {
       // A lift done meanwhile by hand or by another review is not reported twice.
-      if (!(await deps.repository.lift(row.id, isoAt(deps.clock()), reason))) continue;
+      if (!(await deps.repository.lift(row.id, new Date(deps.clock()).toISOString(), reason))) continue;
       const lift: Lifted = {
         id: row.id,
         appId: row.app_id,

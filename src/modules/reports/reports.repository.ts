@@ -140,9 +140,10 @@ export function createReportsRepository(db: Db) {
             .execute();
           for (const { id, app_id } of inserted) detailIds.set(app_id, id);
         }
-        for (const detail of stored) {
-          await insertSpecs(trx, detailIds.get(detail.appId)!, detail.specs);
-        }
+        await insertSpecs(
+          trx,
+          stored.map((detail) => ({ reportDetailId: detailIds.get(detail.appId)!, specs: detail.specs })),
+        );
         return summary;
       });
     },

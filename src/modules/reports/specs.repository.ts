@@ -1,5 +1,4 @@
-import type { Selectable } from 'kysely';
-import { sql } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isStorableId, toCount } from '../../db/errors.js';
 import type { E2eReportSpecsTable } from '../../db/schema.js';
@@ -10,32 +9,45 @@ export type SpecRowStored = Selectable<E2eReportSpecsTable>;
 /** 16 columns per row: 500 rows stay far below either database's bound-parameter limit. */
 const INSERT_BATCH = 500;
 
-/** Stores a detail's spec statistics, already in the endpoint's order (their position). */
-export async function insertSpecs(db: Db, reportDetailId: number, specs: readonly SpecStat[]): Promise<void> {
-  for (let start = 0; start < specs.length; start += INSERT_BATCH) {
-    await db
-      .insertInto('e2e_report_specs')
-      .values(
-        specs.slice(start, start + INSERT_BATCH).map((spec, i) => ({
-          report_detail_id: reportDetailId,
-          position: start + i,
-          spec: spec.spec,
-          total_runs: spec.totalRuns,
-          failed_runs: spec.failedRuns,
-          flaky_runs: spec.flakyRuns,
-          success_rate: spec.successRate,
-          last_status: spec.lastStatus,
-          last_run_number: spec.lastRunNumber,
-          last_run_at: spec.lastRunAt,
-          last_failed_at: spec.lastFailedAt,
-          failing_since: spec.failingSince,
-          avg_duration_ms: spec.avgDurationMs,
-          last_failure_author: spec.lastFailureAuthor,
-          history: historyText(spec),
-        })),
-      )
-      .execute();
+/** The spec statistics of one stored detail, already in the endpoint's order (their position). */
+export interface DetailSpecs {
+  reportDetailId: number;
+  specs: readonly SpecStat[];
+}
+
+/**
+ * Stores the spec statistics of details in statements of INSERT_BATCH rows, filled across details
+ * (a report of 50 apps with 100 specs each is 10 statements, not 50).
+ */
+export async function insertSpecs(db: Db, details: readonly DetailSpecs[]): Promise<void> {
+  let batch: Insertable<E2eReportSpecsTable>[] = [];
+  for (const { reportDetailId, specs } of details) {
+    for (let position = 0; position < specs.length; position += 1) {
+      const spec = specs[position]!;
+      batch.push({
+        report_detail_id: reportDetailId,
+        position,
+        spec: spec.spec,
+        total_runs: spec.totalRuns,
+        failed_runs: spec.failedRuns,
+        flaky_runs: spec.flakyRuns,
+        success_rate: spec.successRate,
+        last_status: spec.lastStatus,
+        last_run_number: spec.lastRunNumber,
+        last_run_at: spec.lastRunAt,
+        last_failed_at: spec.lastFailedAt,
+        failing_since: spec.failingSince,
+        avg_duration_ms: spec.avgDurationMs,
+        last_failure_author: spec.lastFailureAuthor,
+        history: historyText(spec),
+      });
+      if (batch.length === INSERT_BATCH) {
+        await db.insertInto('e2e_report_specs').values(batch).execute();
+        batch = [];
+      }
+    }
   }
+  if (batch.length > 0) await db.insertInto('e2e_report_specs').values(batch).execute();
 }
 
 /** What the `history` column holds. */

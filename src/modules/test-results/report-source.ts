@@ -15,8 +15,12 @@ export interface SpecDetailsQuery {
   apps?: readonly SourceApp[];
 }
 
+type Row = Record<string, unknown>;
+
 export interface SpecRowSource {
-  specDetails(query: SpecDetailsQuery): AsyncIterable<Record<string, unknown>>;
+  specDetails(query: SpecDetailsQuery): AsyncIterable<Row>;
+  /** The same rows in batches (no await per row), when the source reads them so. */
+  specDetailBatches?(query: SpecDetailsQuery): AsyncIterable<readonly Row[]>;
 }
 
 /** Spec rows read from the database per query; a window holds any number of them. */
@@ -32,45 +36,56 @@ export function createReportRowSource(deps: {
   repository: TestResultsRepository;
   cypress: SpecRowSource;
 }): SpecRowSource {
+  async function* cypressBatches(query: SpecDetailsQuery): AsyncIterable<readonly Row[]> {
+    if (deps.cypress.specDetailBatches) {
+      yield* deps.cypress.specDetailBatches(query);
+      return;
+    }
+    for await (const row of deps.cypress.specDetails(query)) yield [row];
+  }
+
+  async function* batches(query: SpecDetailsQuery): AsyncIterable<readonly Row[]> {
+    const { startDate, endDate } = query;
+    const apps = query.apps ?? [];
+    const fromIso = `${startDate}T00:00:00.000Z`;
+    const toIso = `${addDays(endDate, 1)}T00:00:00.000Z`;
+    const uploaded = await deps.repository.appsWithUploads(
+      apps.map((app) => app.id),
+      fromIso,
+      toIso,
+    );
+    const uploadNames = new Set(apps.filter((app) => uploaded.has(app.id)).map((app) => app.name));
+    const projects = query.projects.filter((name) => !uploadNames.has(name));
+    if (projects.length > 0) yield* cypressBatches({ startDate, endDate, projects });
+    if (uploaded.size === 0) return;
+
+    const nameOf = new Map(apps.map((app) => [app.id, app.name]));
+    const appIds = [...uploaded];
+    let afterId = 0;
+    for (;;) {
+      const page = await deps.repository.specsPage(appIds, fromIso, toIso, afterId, PAGE_SIZE);
+      yield page.map((spec) => ({
+        project_name: nameOf.get(spec.app_id),
+        run_number: spec.run_number,
+        created_at: spec.created_at,
+        status: spec.status,
+        spec: spec.spec,
+        flaky_tests: spec.flaky,
+        spec_duration: spec.duration_ms,
+        commit_author_name: spec.author ?? '',
+        commit_sha: spec.commit_sha,
+        run_url: spec.run_url,
+        error_message: spec.first_failure_message,
+      }));
+      if (page.length < PAGE_SIZE) return;
+      afterId = page[page.length - 1]!.id;
+    }
+  }
+
   return {
     async *specDetails(query) {
-      const { startDate, endDate } = query;
-      const apps = query.apps ?? [];
-      const fromIso = `${startDate}T00:00:00.000Z`;
-      const toIso = `${addDays(endDate, 1)}T00:00:00.000Z`;
-      const uploaded = await deps.repository.appsWithUploads(
-        apps.map((app) => app.id),
-        fromIso,
-        toIso,
-      );
-      const uploadNames = new Set(apps.filter((app) => uploaded.has(app.id)).map((app) => app.name));
-      const projects = query.projects.filter((name) => !uploadNames.has(name));
-      if (projects.length > 0) yield* deps.cypress.specDetails({ startDate, endDate, projects });
-      if (uploaded.size === 0) return;
-
-      const nameOf = new Map(apps.map((app) => [app.id, app.name]));
-      const appIds = [...uploaded];
-      let afterId = 0;
-      for (;;) {
-        const page = await deps.repository.specsPage(appIds, fromIso, toIso, afterId, PAGE_SIZE);
-        for (const spec of page) {
-          yield {
-            project_name: nameOf.get(spec.app_id),
-            run_number: spec.run_number,
-            created_at: spec.created_at,
-            status: spec.status,
-            spec: spec.spec,
-            flaky_tests: spec.flaky,
-            spec_duration: spec.duration_ms,
-            commit_author_name: spec.author ?? '',
-            commit_sha: spec.commit_sha,
-            run_url: spec.run_url,
-            error_message: spec.first_failure_message,
-          };
-        }
-        if (page.length < PAGE_SIZE) return;
-        afterId = page[page.length - 1]!.id;
-      }
+      for await (const rows of batches(query)) yield* rows;
     },
+    specDetailBatches: batches,
   };
 }

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
-import { HttpUrl, Nullable, OrNull, StringEnum, Text, Timestamp } from '../../http/schemas.js';
+import { HttpUrl, Nullable, OrNull, Secret, StringEnum, Text, Timestamp } from '../../http/schemas.js';
 import { NotificationTypeSchema } from '../notifications/notifications.schema.js';
 
 export const WEBHOOK_KINDS = ['slack', 'teams', 'generic'] as const;
@@ -47,7 +47,7 @@ const webhookFields = {
   url: HttpUrl(WEBHOOK_LIMITS.url),
   kind: StringEnum(WEBHOOK_KINDS),
   types: Type.Array(NotificationTypeSchema, { minItems: 1 }),
-  secret: Nullable(Type.String({ minLength: WEBHOOK_LIMITS.secretMin, maxLength: WEBHOOK_LIMITS.secretMax })),
+  secret: Nullable(Secret(WEBHOOK_LIMITS.secretMin, WEBHOOK_LIMITS.secretMax)),
   name: Nullable(Text(WEBHOOK_LIMITS.name)),
 };
 
