@@ -26,11 +26,14 @@ export interface SpecStat {
   lastError: { message: string } | null;
 }
 
-/** One result of a spec in the report's window. */
+/**
+ * One result of a spec in the report's window. The instant stays a number (epoch ms) until it is
+ * read back: a report has ten per spec, and formatting them all would cost more than the fold.
+ */
 export interface SpecResult {
   runNumber: number;
   status: 'passed' | 'failed' | 'flaky';
-  at: string;
+  atMs: number;
 }
 
 /** A spec's history holds at most this many results (the newest). */
@@ -264,7 +267,7 @@ export function createSpecAggregator(windowStartMs: number) {
       failingSince: lastFailing ? instant(cells.earliestOf(streakStart)) : null,
       avgDurationMs: state.durationCount === 0 ? null : Math.round(state.durationSum / state.durationCount),
       lastFailureAuthor: author ?? null,
-      history: historyOf(counted, runNumbers, instant),
+      history: historyOf(counted, runNumbers),
       lastRunUrl: linkOf(links.urls, last),
       lastFailedRunNumber,
       lastFailedRunUrl: linkOf(links.urls, lastFailed),
@@ -278,11 +281,7 @@ export function createSpecAggregator(windowStartMs: number) {
   }
 
   /** The newest results (cells newest first), oldest first. */
-  function historyOf(
-    counted: readonly number[],
-    runNumbers: readonly number[],
-    instant: (offsetMs: number) => string,
-  ): SpecResult[] {
+  function historyOf(counted: readonly number[], runNumbers: readonly number[]): SpecResult[] {
     const results: SpecResult[] = [];
     for (let i = Math.min(counted.length, HISTORY_LENGTH) - 1; i >= 0; i -= 1) {
       const id = counted[i]!;
@@ -290,7 +289,7 @@ export function createSpecAggregator(windowStartMs: number) {
       results.push({
         runNumber: runNumbers[cells.runOf(id)]!,
         status: flags & FAILED ? 'failed' : flags & FLAKY ? 'flaky' : 'passed',
-        at: instant(cells.latestOf(id)),
+        atMs: windowStartMs + cells.latestOf(id),
       });
     }
     return results;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aggregateRows, type SpecRow } from './aggregation.js';
+import { specWhyOf } from './specs.repository.js';
 
 const DATE = '2025-03-15';
 const web = { id: 1, name: 'web' };
@@ -49,7 +50,7 @@ describe('spec history and links', () => {
       'failed',
       'passed',
     ]);
-    expect(stat.history[0]).toEqual({ runNumber: 5, status: 'passed', at: at(6, 5) });
+    expect(stat.history[0]).toEqual({ runNumber: 5, status: 'passed', atMs: Date.parse(at(6, 5)) });
     expect(stat.lastRunUrl).toBe(runUrl(14));
     expect(stat.lastFailedRunNumber).toBe(13);
     expect(stat.lastFailedRunUrl).toBe(runUrl(13));
@@ -129,5 +130,46 @@ describe('spec history and links', () => {
     ).toBeNull();
     expect(specOf([row(1, { status: 'failed' })]).lastError).toBeNull();
     expect(specOf([row(1), row(2, { error_message: 'passed rows carry none' })]).lastError).toBeNull();
+  });
+});
+
+describe('the stored history read back', () => {
+  const none = {
+    history: [],
+    lastRunUrl: null,
+    lastFailedRunNumber: null,
+    lastFailedRunUrl: null,
+    firstFailedCommitSha: null,
+    lastPassedCommitSha: null,
+    lastError: null,
+  };
+
+  it('gives reports generated before it was kept (or unreadable text) no history and nulls', () => {
+    expect(specWhyOf(null)).toEqual(none);
+    expect(specWhyOf('not json')).toEqual(none);
+    expect(specWhyOf('[1,2]')).toEqual(none);
+  });
+
+  it('expands stored results and leaves out the ones it cannot read', () => {
+    const text = JSON.stringify({
+      history: [
+        [7, 'k', Date.parse(at(3))],
+        [8, 'x', 0],
+        [9, 'f', 1e20],
+        'junk',
+        [10, 'p', Date.parse(at(4))],
+      ],
+      lastError: { message: 'Boom' },
+      firstFailedCommitSha: 'abc',
+    });
+    expect(specWhyOf(text)).toEqual({
+      ...none,
+      history: [
+        { runNumber: 7, status: 'flaky', at: at(3) },
+        { runNumber: 10, status: 'passed', at: at(4) },
+      ],
+      lastError: { message: 'Boom' },
+      firstFailedCommitSha: 'abc',
+    });
   });
 });

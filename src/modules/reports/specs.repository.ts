@@ -50,33 +50,57 @@ export async function insertSpecs(db: Db, details: readonly DetailSpecs[]): Prom
   if (batch.length > 0) await db.insertInto('e2e_report_specs').values(batch).execute();
 }
 
-/** What the `history` column holds. */
+/** A result as the spec's items show it. */
+export interface ShownResult {
+  runNumber: number;
+  status: SpecResult['status'];
+  at: string;
+}
+
+/** What a spec item says about why it fails. */
 export type SpecWhy = Pick<
   SpecStat,
-  | 'history'
   | 'lastRunUrl'
   | 'lastFailedRunNumber'
   | 'lastFailedRunUrl'
   | 'firstFailedCommitSha'
   | 'lastPassedCommitSha'
   | 'lastError'
->;
+> & { history: ShownResult[] };
+
+/** The largest epoch a Date holds (ECMAScript): anything beyond is not ours and cannot be shown. */
+const MAX_DATE_MS = 8.64e15;
+
+// A result is stored as [run number, status letter, epoch ms]: a third of the text of the object.
+type StoredResult = [number, string, number];
+const LETTERS = { passed: 'p', failed: 'f', flaky: 'k' } as const;
+const STATUSES: Record<string, SpecResult['status']> = { p: 'passed', f: 'failed', k: 'flaky' };
 
 function historyText(spec: SpecStat): string {
-  const why: SpecWhy = {
-    history: spec.history,
+  const results: StoredResult[] = spec.history.map((result) => [
+    result.runNumber,
+    LETTERS[result.status],
+    result.atMs,
+  ]);
+  return JSON.stringify({
+    history: results,
     lastRunUrl: spec.lastRunUrl,
     lastFailedRunNumber: spec.lastFailedRunNumber,
     lastFailedRunUrl: spec.lastFailedRunUrl,
     firstFailedCommitSha: spec.firstFailedCommitSha,
     lastPassedCommitSha: spec.lastPassedCommitSha,
     lastError: spec.lastError,
-  };
-  return JSON.stringify(why);
+  });
 }
 
-const isResult = (value: unknown): value is SpecResult =>
-  typeof value === 'object' && value !== null && typeof (value as SpecResult).runNumber === 'number';
+function shownResult(value: unknown): ShownResult[] {
+  if (!Array.isArray(value)) return [];
+  const [runNumber, letter, atMs] = value as unknown[];
+  const status = typeof letter === 'string' ? STATUSES[letter] : undefined;
+  const readable = typeof atMs === 'number' && Math.abs(atMs) <= MAX_DATE_MS;
+  if (typeof runNumber !== 'number' || !readable || !status) return [];
+  return [{ runNumber, status, at: new Date(atMs).toISOString() }];
+}
 const textOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
 
 /** The stored history; a report generated before it was kept (or unreadable text) has none. */
@@ -90,7 +114,7 @@ export function specWhyOf(text: string | null): SpecWhy {
   }
   const error = stored.lastError as { message?: unknown } | null | undefined;
   return {
-    history: Array.isArray(stored.history) ? stored.history.filter(isResult) : [],
+    history: Array.isArray(stored.history) ? stored.history.flatMap(shownResult) : [],
     lastRunUrl: textOrNull(stored.lastRunUrl),
     lastFailedRunNumber: typeof stored.lastFailedRunNumber === 'number' ? stored.lastFailedRunNumber : null,
     lastFailedRunUrl: textOrNull(stored.lastFailedRunUrl),
@@ -100,7 +124,7 @@ export function specWhyOf(text: string | null): SpecWhy {
   };
 }
 
-export function toSpecStat(row: SpecRowStored): Omit<SpecStat, 'lastRunNumber' | 'quarantine'> {
+export function toSpecStat(row: SpecRowStored): Omit<SpecStat, 'lastRunNumber' | 'history'> & SpecWhy {
   return {
     spec: row.spec,
     totalRuns: row.total_runs,
