@@ -92,7 +92,18 @@ describe.each(DIALECTS)('why a spec fails: history, streak commits and alerts (%
   it('keeps the last 10 results oldest first, the run links and the streak commits; the alert names the suspects', async () => {
     const date = '2026-05-14';
     // The export lists runs newest first here: the history is kept by run number.
-    h.fake.rows = rows(date, 1, 12, [2, 11, 12]).reverse();
+    h.fake.rows = [
+      ...rows(date, 1, 12, [2, 11, 12]).reverse(),
+      // Failing in every run of the window: no passing commit to compare with.
+      ...[11, 12].map((run) =>
+        specRow('checkout', run, {
+          spec: 'boot.cy.ts',
+          status: 'failed',
+          created_at: at(date, run),
+          commit_sha: sha(run),
+        }),
+      ),
+    ];
     const summaryId = await generate(date);
     const specs = (await get(`/api/e2e_run_report/${summaryId}/${checkout}/specs`)).json<Json>()
       .data as Json[];
@@ -131,6 +142,7 @@ describe.each(DIALECTS)('why a spec fails: history, streak commits and alerts (%
     const alert = await alertOf(12);
     expect(alert.data.quarantinedFailingSpecs).toEqual([]);
     expect(alert.data.failingSpecDetails).toEqual([
+      { spec: 'boot.cy.ts', runUrl: runUrl(12), error: null, suspects: [] },
       { spec: 'login.cy.ts', runUrl: runUrl(12), error: null, suspects: [alice] },
     ]);
 
@@ -144,6 +156,21 @@ describe.each(DIALECTS)('why a spec fails: history, streak commits and alerts (%
       head: sha(11),
       commits: [{ sha: sha(11), pullRequest: { number: 412, title: 'Checkout rewrite' } }],
     });
+    expect(github.requests).toHaveLength(asked);
+
+    // The refusals read the same stored streaks.
+    const refusal = async (spec: string) => {
+      const response = await get(`/api/apps/${checkout}/suspects?spec=${spec}&date=${date}`);
+      return [response.statusCode, response.json<Json>().error.message];
+    };
+    expect(await refusal('boot.cy.ts')).toEqual([
+      404,
+      `No passing commit of spec boot.cy.ts before its failing streak in the report of ${date}`,
+    ]);
+    expect(await refusal('cart.cy.ts')).toEqual([
+      404,
+      `Spec cart.cy.ts is not failing in the report of ${date}`,
+    ]);
     expect(github.requests).toHaveLength(asked);
   });
 
