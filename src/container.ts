@@ -11,27 +11,25 @@ import { createAuthGuard } from './http/auth/auth-guard.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { maskedLogSerializers } from './http/request-logger.js';
 import { createResponseCache } from './http/response-cache.js';
-import { createCypressClient } from './integrations/cypress/cypress-client.js';
-import { createAppsRepository } from './modules/apps/apps.repository.js';
-import { createAppsService } from './modules/apps/apps.service.js';
+import { DashboardClient } from './client/dashboard-client.js';
+import { createAppsModule } from './modules/apps/apps.module.js';
 import { createHealthCheck } from './modules/health/health.check.js';
-import { createTriggerChanges } from './modules/apps/trigger-changes.js';
 import { createJobsModule } from './modules/jobs/jobs.module.js';
 import { createManualRunsModule } from './modules/manual-runs/manual-runs.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createPullRequestsModule } from './modules/pull-requests/pull-requests.module.js';
 import { createQuarantineModule } from './modules/quarantine/quarantine.module.js';
-import { createReportsRepository } from './modules/reports/reports.repository.js';
-import { createReportsService } from './modules/reports/reports.service.js';
-import { integrationStatusOf } from './modules/status/integration-status.js';
+import { createReportsModule } from './modules/reports/reports.module.js';
+import { createIntegrationStatus } from './modules/status/integration-status.js';
 import { createStatusModule } from './modules/status/status.module.js';
 import { createSuspectsModule } from './modules/suspects/suspects.module.js';
-import { createTodosRepository } from './modules/todos/todos.repository.js';
-import { createTodosService } from './modules/todos/todos.service.js';
+import { createTodosModule } from './modules/todos/todos.module.js';
 import { createTrackerModule } from './modules/tracker/tracker.module.js';
-import { createReportRowSource } from './modules/test-results/report-source.js';
 import { createTestResultsModule } from './modules/test-results/test-results.module.js';
 import type { ModuleDeps } from './shared/module-deps.js';
+
+/** The scheduler's client: a scheduler may start before the API, or tick while an API process restarts. */
+const PATIENT_CLIENT = { timeoutMs: 60_000, retries: 5, retryBaseDelayMs: 500 };
 
 const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
@@ -83,19 +81,21 @@ export async function openInfrastructure(
   redis?.on('error', () => {
     // ioredis keeps reconnecting; meanwhile the guards fail over and /health says degraded.
   });
+  const log = createLogger(config);
   const broker = createBroker({
     redisUrl: config.redisUrl,
     namespace: config.redisNamespace,
     onError: () => {
       // Reconnection is the broker's own business; publishers see the failure when it matters.
     },
+    log,
   });
   return {
     config,
     database,
     broker,
     redis,
-    log: createLogger(config),
+    log,
     metrics: createMetrics(),
     clock: Date.now,
     async close() {
@@ -117,17 +117,31 @@ export function createContainer(infrastructure: Infrastructure) {
   const { db } = database;
   const deps: ModuleDeps = { config, db, broker, log: infrastructure.log };
 
-  // The API's own address, known once it listens; the jobs run on demand call the API there.
-  let apiBaseUrl = () => config.apiBaseUrl.replace(/\/+$/, '');
+  // Where the jobs reach the API: API_BASE_URL until this process listens (then its own port),
+  // or where the scheduler role says, with a client patient enough to wait for an API restart.
+  let api = { baseUrl: () => config.apiBaseUrl.replace(/\/+$/, ''), patient: false };
+  let jobsClient: { client: DashboardClient; patient: boolean } | undefined;
+  const clientForJobs = () => {
+    const baseUrl = api.baseUrl();
+    if (jobsClient?.client.baseUrl !== baseUrl || jobsClient.patient !== api.patient) {
+      const patience = api.patient ? PATIENT_CLIENT : {};
+      jobsClient = {
+        client: new DashboardClient({ baseUrl, apiKey: config.apiKey, ...patience }),
+        patient: api.patient,
+      };
+    }
+    return jobsClient.client;
+  };
 
-  const appsRepository = createAppsRepository(db);
-  const reportsRepository = createReportsRepository(db);
-  const notifications = createNotificationsModule(deps);
-  const triggerChanges = createTriggerChanges(broker, deps.log);
-  const jobs = createJobsModule(deps, { apiBaseUrl: () => apiBaseUrl() });
+  // One tracker of integration outcomes for the process: the 30 s success throttle is per process.
+  const integrationStatus = createIntegrationStatus(db);
+  const notifications = createNotificationsModule(deps, { integrationStatus });
+  const apps = createAppsModule(deps, { onAppChange: notifications.onAppChange });
+  const jobs = createJobsModule(deps, { client: clientForJobs });
   const quarantine = createQuarantineModule(deps, {
     notify: notifications.sink,
     clock: infrastructure.clock,
+    integrationStatus,
   });
   const testResults = createTestResultsModule(deps);
 
@@ -155,50 +169,32 @@ export function createContainer(infrastructure: Infrastructure) {
     ),
     /** Serialized read answers, dropped by every write (this process's at once, others' via the broker). */
     responseCache: createResponseCache({ ttlMs: config.responseCacheTtlMs, now: infrastructure.clock }),
+    /** Records the outcome of every outbound call for `GET /api/status`. */
+    integrationStatus,
     notifications,
-    apps: {
-      service: createAppsService({
-        appsRepository,
-        onAppChange: notifications.onAppChange,
-        onTriggerChange: (appId) => triggerChanges.announce(appId),
-      }),
-      /** Where the schedulers hear of trigger changes made in any process. */
-      triggerChanges,
-    },
-    todos: { service: createTodosService({ todosRepository: createTodosRepository(db, database.dialect) }) },
+    apps,
+    todos: createTodosModule(deps, { dialect: database.dialect }),
     jobs,
     status: createStatusModule(deps, { database, jobs: jobs.service }),
-    pullRequests: createPullRequestsModule(deps, { notify: notifications.sink }),
-    tracker: createTrackerModule(deps),
+    pullRequests: createPullRequestsModule(deps, { notify: notifications.sink, integrationStatus }),
+    tracker: createTrackerModule(deps, { integrationStatus }),
     /** Suspect commits of failing specs (`GET /api/apps/:id/suspects`, notification suspects). */
-    suspects: createSuspectsModule(deps, { appsRepository }),
-    manualRuns: createManualRunsModule(deps),
+    suspects: createSuspectsModule(deps, { appsRepository: apps.repository, integrationStatus }),
+    manualRuns: createManualRunsModule(deps, { integrationStatus }),
     quarantine,
-    reports: {
-      repository: reportsRepository,
-      service: createReportsService({
-        reportsRepository,
-        appsRepository,
-        broker,
-        staleMs: config.reports.staleMs,
-        quarantine: quarantine.effects,
-      }),
-      /** Where the worker reads spec rows: uploads for apps that have them, else the test-results service. */
-      source: createReportRowSource({
-        repository: testResults.repository,
-        cypress: createCypressClient({
-          baseUrl: config.cypress.baseUrl,
-          apiKey: config.cypress.apiKey,
-          branch: config.cypress.branch,
-          timeoutMs: config.externalTimeoutMs,
-          outcomes: integrationStatusOf(db).outcomes('cypress', [config.cypress.apiKey]),
-        }),
-      }),
-    },
+    reports: createReportsModule(deps, {
+      appsRepository: apps.repository,
+      quarantine: quarantine.effects,
+      testResults: testResults.repository,
+      integrationStatus,
+    }),
     testResults,
-    /** Points the on-demand jobs at this process's listener (the API calls it once it listens). */
-    useApiAt(resolve: () => string) {
-      apiBaseUrl = resolve;
+    /**
+     * Points the jobs at an API: the API role calls it with its own listener once it listens,
+     * the scheduler role with its API address, asking for patience (retries over an API restart).
+     */
+    useApiAt(resolve: () => string, options: { patient?: boolean } = {}) {
+      api = { baseUrl: resolve, patient: options.patient ?? api.patient };
     },
     /** Waits for background work (job runs, notifications, pushes) before connections close. */
     async drain() {

@@ -3,8 +3,9 @@ import { untyped } from '../../test/support/untyped-broker.js';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { redisAvailable, TEST_REDIS_URL } from '../../test/support/services.js';
-import { type Broker, type DeadLetterEntry, reportKeys } from './broker.js';
+import { type Broker, type BrokerLog, CHANNELS, type DeadLetterEntry, reportKeys } from './broker.js';
 import { createInProcessBroker } from './in-process-broker.js';
+import { acceptMessage } from './message-check.js';
 import { createRedisBroker } from './redis-broker.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -21,13 +22,19 @@ async function eventually<T>(read: () => Promise<T> | T, accept: (value: T) => b
 
 interface Implementation {
   name: string;
-  make(namespace: string): Broker;
+  make(namespace: string, log?: BrokerLog): Broker;
 }
 
 const implementations: Implementation[] = [
-  { name: 'in-process', make: (namespace) => createInProcessBroker({ namespace }) },
+  { name: 'in-process', make: (namespace, log) => createInProcessBroker({ namespace, log }) },
   ...(redisAvailable
-    ? [{ name: 'redis', make: (namespace: string) => createRedisBroker({ url: TEST_REDIS_URL, namespace }) }]
+    ? [
+        {
+          name: 'redis',
+          make: (namespace: string, log?: BrokerLog) =>
+            createRedisBroker({ url: TEST_REDIS_URL, namespace, log }),
+        },
+      ]
     : []),
 ];
 
@@ -57,8 +64,17 @@ describe('reportKeys', () => {
   });
 });
 
+describe('the channel catalogue', () => {
+  it('has a schema the broker can check for every channel but the report requests', () => {
+    for (const channel of Object.values(CHANNELS)) {
+      // Report requests all reach the worker, which dead-letters those it cannot read.
+      expect(acceptMessage(channel, {}, undefined)).toBe(channel === CHANNELS.reportGenerate);
+    }
+  });
+});
+
 describe.each(implementations)('broker contract ($name)', (implementation) => {
-  const make = (namespace: string) => implementation.make(namespace);
+  const make = (namespace: string, log?: BrokerLog) => implementation.make(namespace, log);
   let namespace: string;
   let broker: Broker;
   const extra: Broker[] = [];
@@ -134,6 +150,76 @@ describe.each(implementations)('broker contract ($name)', (implementation) => {
           (n) => n === 2,
         ),
       ).toBe(2);
+    });
+  });
+
+  describe('messages of the catalogue', () => {
+    it('hands a handler only messages that fit the channel, and logs each one dropped', async () => {
+      const warnings: object[] = [];
+      const checked = make(namespace, { warn: (object) => void warnings.push(object) });
+      extra.push(checked);
+      const seen: object[] = [];
+      await checked.subscribe(CHANNELS.notificationCreate, (message) => void seen.push(message));
+      // What anyone with access to Redis could publish: no message, a number, text, an extra NUL.
+      await untyped(checked).publish(CHANNELS.notificationCreate, { title: 't', type: 'info' });
+      await untyped(checked).publish(CHANNELS.notificationCreate, { title: 1, message: 'm', type: 'info' });
+      await untyped(checked).publish(CHANNELS.notificationCreate, 'not an object');
+      await untyped(checked).publish(CHANNELS.notificationCreate, {
+        title: 'a\u0000b',
+        message: 'm',
+        type: 'info',
+      });
+      // Fields a newer publisher adds are kept, so processes of different versions interoperate.
+      await checked.publish(CHANNELS.notificationCreate, { title: 'ok', message: 'm', type: 'info' });
+      await untyped(checked).publish(CHANNELS.notificationCreate, {
+        title: 'later',
+        message: 'm',
+        type: 'system',
+        addedLater: true,
+      });
+      await eventually(
+        () => seen.length + warnings.length,
+        (n) => n === 6,
+      );
+      expect(seen).toEqual([
+        { title: 'ok', message: 'm', type: 'info' },
+        { title: 'later', message: 'm', type: 'system', addedLater: true },
+      ]);
+      expect(warnings).toHaveLength(4);
+      expect(warnings[0]).toMatchObject({ channel: CHANNELS.notificationCreate });
+    });
+
+    it('hands the report worker every report request, readable or not (it dead-letters the others)', async () => {
+      const warnings: object[] = [];
+      const checked = make(namespace, { warn: (object) => void warnings.push(object) });
+      extra.push(checked);
+      const seen: unknown[] = [];
+      await checked.subscribe(CHANNELS.reportGenerate, (message) => void seen.push(message));
+      await untyped(checked).publish(CHANNELS.reportGenerate, { requestId: 'no-date' });
+      await checked.publish(CHANNELS.reportGenerate, { date: '2025-03-02', requestId: 'ok' });
+      await eventually(
+        () => seen.length,
+        (n) => n === 2,
+      );
+      expect(seen).toEqual([{ requestId: 'no-date' }, { date: '2025-03-02', requestId: 'ok' }]);
+      expect(warnings).toHaveLength(0);
+    });
+
+    it('checks a message once, whatever the number of handlers', async () => {
+      const warnings: object[] = [];
+      const checked = make(namespace, { warn: (object) => void warnings.push(object) });
+      extra.push(checked);
+      const seen: unknown[] = [];
+      for (let i = 0; i < 3; i++) {
+        await checked.subscribe(CHANNELS.cacheInvalidate, (message) => void seen.push(message));
+      }
+      await untyped(checked).publish(CHANNELS.cacheInvalidate, { origin: 'x', tables: [1] });
+      await checked.publish(CHANNELS.cacheInvalidate, { origin: 'x', tables: ['apps'] });
+      await eventually(
+        () => seen.length,
+        (n) => n === 3,
+      );
+      expect(warnings).toHaveLength(1);
     });
   });
 

@@ -5,10 +5,12 @@
  * (`report-queue.ts`). Channel and key names are the spec's; a non-empty `namespace` prefixes
  * every key and channel, which only tests use to stay isolated.
  */
-import type { Channel, ChannelMessages } from './channels.js';
+import type { Channel, ChannelMessages, MessageOf } from './channels.js';
+import type { BrokerLog } from './message-check.js';
 import type { ReportQueue } from './report-queue.js';
 
-export { CHANNELS, type Channel, type ChannelMessages } from './channels.js';
+export { CHANNELS, type Channel, type ChannelMessages, type MessageOf } from './channels.js';
+export type { BrokerLog } from './message-check.js';
 export {
   type DeadLetterEntry,
   type QueueStats,
@@ -18,10 +20,11 @@ export {
 } from './report-queue.js';
 
 /**
- * Receives what arrived on a channel. Anyone with access to Redis can publish, so the message is
- * `unknown` here: a subscriber checks it against its `ChannelMessages` entry before use.
+ * Receives what arrived on a channel. Anyone with access to Redis can publish, so the broker
+ * checks each message once against its channel's schema (`src/shared/messages.ts`) and drops,
+ * with a warning, one that does not fit: a handler receives only messages of its channel's type.
  */
-export type MessageHandler = (message: unknown) => void | Promise<void>;
+export type MessageHandler<M = unknown> = (message: M) => void | Promise<void>;
 
 /** Publish/subscribe over the channels of the catalogue, plus the one-claimer primitive. */
 export interface PubSub {
@@ -32,7 +35,10 @@ export interface PubSub {
    * Subscribes; the returned function unsubscribes. Handler errors are logged, never thrown back.
    * Never rejects because the broker is down: the subscription takes effect when it answers.
    */
-  subscribe(channel: Channel, handler: MessageHandler): Promise<() => Promise<void>>;
+  subscribe<C extends Channel>(
+    channel: C,
+    handler: MessageHandler<MessageOf<C>>,
+  ): Promise<() => Promise<void>>;
   /**
    * True for exactly one caller per key until `ttlMs` passes: lets every subscriber of a
    * channel agree on the single one that acts on a message.
@@ -55,4 +61,6 @@ export interface Broker extends PubSub {
 export interface BrokerOptions {
   /** Prefix of every key and channel; '' (production) keeps the spec's exact names. */
   namespace?: string;
+  /** Told of each message dropped because it does not fit its channel's schema. */
+  log?: BrokerLog;
 }

@@ -1,44 +1,18 @@
-import type { NotificationInput } from '../modules/notifications/notification-sink.js';
+/**
+ * The channel catalogue. The payload schemas and types are in `src/shared/messages.ts`, which the
+ * broker and the modules both import; this file names the channels for publishers and subscribers.
+ */
+import type { Channel } from '../shared/messages.js';
 
-/** `e2e:report:generate`: generate (or regenerate) the report of one date. */
-export interface ReportRequestMessage {
-  /** YYYY-MM-DD. */
-  date: string;
-  /** Names the request: copies heard by several workers are queued once. */
-  requestId?: string;
-  /** Added by the worker when it schedules a retry. */
-  retryCount?: number;
-}
-
-/** `notification:create`: the input of `POST /api/notifications`; one API process stores and pushes it. */
-export type NotificationCreateMessage = NotificationInput & {
-  /** Names the message, so two reminders with the same text stay two notifications. */
-  requestId?: string;
-};
-
-/** `apps:trigger:changed`: an app's E2E trigger was created, changed or removed. */
-export interface TriggerChangeMessage {
-  /** The process that made the change; it has told its own scheduler already. */
-  origin: string;
-  appId: number;
-}
-
-/** `cache:invalidate`: tables written by one process, for the response caches of the others. */
-export interface CacheInvalidationMessage {
-  /** The writing process, which has dropped its own entries already. */
-  origin: string;
-  tables: string[];
-}
-
-/** The catalogue: every broker channel and the payload published on it. */
-export interface ChannelMessages {
-  'e2e:report:generate': ReportRequestMessage;
-  'notification:create': NotificationCreateMessage;
-  'apps:trigger:changed': TriggerChangeMessage;
-  'cache:invalidate': CacheInvalidationMessage;
-}
-
-export type Channel = keyof ChannelMessages;
+export type {
+  CacheInvalidationMessage,
+  Channel,
+  ChannelMessages,
+  MessageOf,
+  NotificationCreateMessage,
+  ReportRequestMessage,
+  TriggerChangeMessage,
+} from '../shared/messages.js';
 
 export const CHANNELS = {
   reportGenerate: 'e2e:report:generate',

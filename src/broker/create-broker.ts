@@ -1,4 +1,4 @@
-import type { Broker } from './broker.js';
+import type { Broker, BrokerLog } from './broker.js';
 import { createInProcessBroker } from './in-process-broker.js';
 import { createRedisBroker } from './redis-broker.js';
 
@@ -7,10 +7,12 @@ export interface CreateBrokerOptions {
   redisUrl?: string;
   namespace?: string;
   onError?: (error: unknown) => void;
+  /** Told of messages dropped because they do not fit their channel. */
+  log?: BrokerLog;
 }
 
 export function createBroker(options: CreateBrokerOptions): Broker {
-  const { redisUrl, namespace, onError } = options;
-  if (redisUrl) return createRedisBroker({ url: redisUrl, namespace, onError });
-  return createInProcessBroker({ namespace, onHandlerError: onError });
+  const { redisUrl, namespace, onError, log } = options;
+  if (redisUrl) return createRedisBroker({ url: redisUrl, namespace, onError, log });
+  return createInProcessBroker({ namespace, onHandlerError: onError, log });
 }

@@ -6,6 +6,7 @@ import type {
   QueueStats,
   ReportQueue,
 } from './broker.js';
+import { acceptMessage } from './message-check.js';
 
 interface Expiring {
   value: string;
@@ -21,6 +22,7 @@ export function createInProcessBroker(
   options: BrokerOptions & { onHandlerError?: (error: unknown) => void } = {},
 ): Broker {
   const namespace = options.namespace ?? '';
+  // Handlers are stored untyped: the broker checks each message before any of them sees it.
   const handlers = new Map<string, Set<MessageHandler>>();
   const claims = new Map<string, number>();
   let closed = false;
@@ -38,6 +40,7 @@ export function createInProcessBroker(
       const targets = [...(handlers.get(namespace + channel) ?? [])];
       // Delivered on a later tick, like a real broker: publish never runs handlers inline.
       setImmediate(() => {
+        if (targets.length === 0 || !acceptMessage(channel, JSON.parse(copy), options.log)) return;
         for (const handler of targets) {
           Promise.resolve()
             .then(() => handler(JSON.parse(copy) as unknown))
@@ -50,9 +53,9 @@ export function createInProcessBroker(
       const name = namespace + channel;
       const set = handlers.get(name) ?? new Set<MessageHandler>();
       handlers.set(name, set);
-      set.add(handler);
+      set.add(handler as MessageHandler);
       return async () => {
-        set.delete(handler);
+        set.delete(handler as MessageHandler);
       };
     },
     async claimOnce(key, ttlMs) {

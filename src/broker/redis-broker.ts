@@ -8,6 +8,7 @@ import type {
   ReportQueue,
 } from './broker.js';
 import { reportKeys } from './broker.js';
+import { acceptMessage } from './message-check.js';
 import { createRedisConnection } from './redis-connection.js';
 import * as scripts from './redis-scripts.js';
 
@@ -43,6 +44,7 @@ export function createRedisBroker(options: RedisBrokerOptions): Broker {
   const command = createRedisConnection(options.url);
   command.on('error', onError);
   let subscriber: Redis | undefined;
+  // Handlers are stored untyped: the broker checks each message before any of them sees it.
   const handlers = new Map<string, Set<MessageHandler>>();
   const blocking = new Map<string, Redis>();
 
@@ -74,9 +76,11 @@ export function createRedisBroker(options: RedisBrokerOptions): Broker {
       try {
         message = JSON.parse(text) as unknown;
       } catch {
-        // Not JSON: the handler receives the raw text and decides what to do with it.
+        // Not JSON: the text itself is the message (which no channel of the catalogue accepts).
       }
-      for (const handler of handlers.get(channel) ?? []) {
+      const targets = handlers.get(channel);
+      if (!targets || !acceptMessage(channel.slice(namespace.length), message, options.log)) return;
+      for (const handler of targets) {
         Promise.resolve()
           .then(() => handler(message))
           .catch(onError);
@@ -193,14 +197,14 @@ export function createRedisBroker(options: RedisBrokerOptions): Broker {
       const connection = subscriberConnection();
       const set = handlers.get(name) ?? new Set<MessageHandler>();
       handlers.set(name, set);
-      set.add(handler);
+      set.add(handler as MessageHandler);
       if (set.size === 1) {
         // Redis down: the handler stays registered and the channel is subscribed once Redis
         // answers, so a process boots (and later resumes) without it.
         await connection.subscribe(name).catch(onError);
       }
       return async () => {
-        set.delete(handler);
+        set.delete(handler as MessageHandler);
         if (set.size === 0) {
           handlers.delete(name);
           await connection.unsubscribe(name).catch(onError);

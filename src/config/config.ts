@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import {
   ConfigError,
   type Env,
-  readCron,
   readEnum,
   readInteger,
   readList,
@@ -11,17 +10,21 @@ import {
   readTimezone,
   readUrl,
 } from './env-parsers.js';
+import { readIntegrationSettings } from './integration-settings.js';
+import {
+  type DatabaseConfig,
+  readDatabase,
+  readRoles,
+  readRouteRateLimits,
+  readTrustProxy,
+  type Role,
+  type RouteRateLimit,
+} from './process-settings.js';
+import { readSchedules } from './schedules.js';
 
-export const ROLE_NAMES = ['api', 'worker', 'scheduler'] as const;
-export type Role = (typeof ROLE_NAMES)[number];
-
-export type DatabaseConfig =
-  { dialect: 'sqlite'; filename: string } | { dialect: 'postgres'; connectionString: string };
-
-export interface RouteRateLimit {
-  max: number;
-  windowMs: number;
-}
+// The parts live beside this file, grouped by what they parse; their names stay exported here.
+export { type DatabaseConfig, ROLE_NAMES, type Role, type RouteRateLimit } from './process-settings.js';
+export { DEFAULT_SCHEDULES } from './schedules.js';
 
 export interface Config {
   readonly nodeEnv: 'development' | 'production' | 'test';
@@ -107,14 +110,6 @@ export interface Config {
   };
 }
 
-export const DEFAULT_SCHEDULES = {
-  e2eReport: '0 9 * * *',
-  prManagement: '0 9 * * 1-5',
-  manualTicketsReminder: '0 9 * * 1-5',
-  deleteCompletedTodos: '0 2 * * 0',
-  quarantineReview: '15 * * * *',
-} as const;
-
 const GENERATED_KEY_LENGTH = 40;
 
 /** Parses and validates every variable once; the frozen result is passed down explicitly. */
@@ -168,146 +163,14 @@ export function loadConfig(env: Env): Config {
       visibilityMs: readInteger(env, 'REPORT_VISIBILITY_MS', 600_000, { min: 1 }),
       staleMs: readInteger(env, 'REPORT_STALE_MS', 300_000, { min: 1 }),
     },
-    cypress: {
-      baseUrl: readUrl(
-        env,
-        'CYPRESS_BASE_URL',
-        'https://cloud.cypress.io/enterprise-reporting/report',
-      ) as string,
-      apiKey: readRaw(env, 'CYPRESS_API_KEY'),
-      branch: readRaw(env, 'CYPRESS_BRANCH'),
-    },
-    github: {
-      apiUrl: readUrl(env, 'GITHUB_URL', 'https://api.github.com') as string,
-      token: readRaw(env, 'GITHUB_TOKEN'),
-    },
-    jira: {
-      baseUrl: readUrl(env, 'JIRA_BASE_URL', undefined),
-      email: readRaw(env, 'JIRA_EMAIL'),
-      apiToken: readRaw(env, 'JIRA_API_TOKEN'),
-      manualQaProject: readRaw(env, 'JIRA_MANUAL_QA_PROJECT'),
-      cacheMs: readInteger(env, 'TRACKER_CACHE_MS', 60_000),
-    },
-    circleci: {
-      baseUrl: readUrl(env, 'CIRCLECI_BASE_URL', 'https://circleci.com') as string,
-      token: readRaw(env, 'CIRCLECI_TOKEN'),
-      projectSlug: readRaw(env, 'CIRCLECI_PROJECT_SLUG'),
-      pollMs: readInteger(env, 'CIRCLECI_POLL_MS', 30_000, { min: 1 }),
-    },
-    fcm: {
-      baseUrl: readUrl(env, 'FCM_BASE_URL', 'https://fcm.googleapis.com') as string,
-      serviceAccountJson: readRaw(env, 'FCM_SERVICE_ACCOUNT_JSON'),
-      credentialsFile: readRaw(env, 'GOOGLE_APPLICATION_CREDENTIALS'),
-      concurrency: readInteger(env, 'FCM_CONCURRENCY', 10, { min: 1, max: 1000 }),
-    },
-    webhooks: {
-      allowPrivate: readEnum(env, 'WEBHOOK_ALLOW_PRIVATE', ['true', 'false'], 'false') === 'true',
-      retryDelaysMs: readDelays(env, 'WEBHOOK_RETRY_DELAYS_MS', [1000, 4000, 16_000]),
-      pollMs: readInteger(env, 'WEBHOOK_POLL_MS', 2000, { min: 10 }),
-    },
-    jobs: {
-      timezone,
-      e2eReport: readCron(env, 'E2E_REPORT_CRON_SCHEDULE', DEFAULT_SCHEDULES.e2eReport, timezone),
-      prManagement: readCron(env, 'PR_MANAGEMENT_SCHEDULE', DEFAULT_SCHEDULES.prManagement, timezone),
-      manualTicketsReminder: readCron(
-        env,
-        'MANUAL_TICKETS_REMINDER_SCHEDULE',
-        DEFAULT_SCHEDULES.manualTicketsReminder,
-        timezone,
-      ),
-      deleteCompletedTodos: readCron(
-        env,
-        'DELETE_COMPLETED_TODOS_SCHEDULE',
-        DEFAULT_SCHEDULES.deleteCompletedTodos,
-        timezone,
-      ),
-      quarantineReview: readCron(
-        env,
-        'QUARANTINE_REVIEW_SCHEDULE',
-        DEFAULT_SCHEDULES.quarantineReview,
-        timezone,
-      ),
-    },
+    ...readIntegrationSettings(env),
+    jobs: readSchedules(env, timezone),
   };
   return deepFreeze(config);
 }
 
-/** A comma list of non-negative millisecond delays, e.g. `1000,4000,16000`. */
-function readDelays(env: Env, name: string, fallback: number[]): number[] {
-  const items = readList(env, name);
-  if (items.length === 0) return fallback;
-  return items.map((item) => {
-    if (!/^\d{1,9}$/.test(item))
-      throw new ConfigError(name, `must list delays in milliseconds, got "${item}"`);
-    return Number(item);
-  });
-}
-
 function generateKey(): string {
   return randomBytes(GENERATED_KEY_LENGTH).toString('base64url').slice(0, GENERATED_KEY_LENGTH);
-}
-
-function readRoles(env: Env): Role[] {
-  const names = readList(env, 'ROLES');
-  if (names.length === 0) return [...ROLE_NAMES];
-  for (const name of names) {
-    if (!(ROLE_NAMES as readonly string[]).includes(name)) {
-      throw new ConfigError('ROLES', `lists unknown role "${name}" (known: ${ROLE_NAMES.join(', ')})`);
-    }
-  }
-  return [...new Set(names)] as Role[];
-}
-
-function readDatabase(env: Env): DatabaseConfig {
-  const raw = readRaw(env, 'DATABASE_URL') ?? 'sqlite:./data/dashboard.sqlite';
-  if (raw.startsWith('sqlite:')) {
-    const filename = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-    if (filename === '') throw new ConfigError('DATABASE_URL', 'names no SQLite file');
-    return { dialect: 'sqlite', filename };
-  }
-  if (/^postgres(ql)?:\/\//.test(raw)) {
-    try {
-      new URL(raw);
-    } catch {
-      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
-    }
-    return { dialect: 'postgres', connectionString: raw };
-  }
-  throw new ConfigError('DATABASE_URL', 'must start with sqlite: or postgres://');
-}
-
-function readTrustProxy(env: Env): boolean | number | string[] {
-  const raw = readRaw(env, 'TRUST_PROXY');
-  if (raw === undefined || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  const entries = readList(env, 'TRUST_PROXY');
-  const addressLike = /^[0-9a-fA-F:.]+(\/\d{1,3})?$/;
-  for (const entry of entries) {
-    if (!addressLike.test(entry)) {
-      throw new ConfigError('TRUST_PROXY', `must be true, a hop count or addresses/CIDRs, got "${entry}"`);
-    }
-  }
-  return entries;
-}
-
-/** `RATE_LIMIT_ROUTES="POST /api/pull_requests=60/60000; GET /api/apps=1200/60000"`. */
-function readRouteRateLimits(env: Env): Record<string, RouteRateLimit> {
-  const raw = readRaw(env, 'RATE_LIMIT_ROUTES');
-  if (raw === undefined) return {};
-  const routes: Record<string, RouteRateLimit> = {};
-  for (const entry of raw
-    .split(';')
-    .map((part) => part.trim())
-    .filter(Boolean)) {
-    const match = /^([A-Z]+) (\/\S*)=(\d+)\/(\d+)$/.exec(entry);
-    if (!match) {
-      throw new ConfigError('RATE_LIMIT_ROUTES', `entry "${entry}" must look like "GET /api/apps=100/60000"`);
-    }
-    const [, method, path, max, windowMs] = match as unknown as [string, string, string, string, string];
-    routes[`${method} ${path}`] = { max: Number(max), windowMs: Math.max(1, Number(windowMs)) };
-  }
-  return routes;
 }
 
 function deepFreeze<T>(value: T): T {

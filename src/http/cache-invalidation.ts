@@ -3,14 +3,6 @@ import type { CacheInvalidationMessage } from '../broker/channels.js';
 import type { WriteEvents } from '../db/write-tracking.js';
 import type { ResponseCache } from './response-cache.js';
 
-function isInvalidationMessage(message: unknown): message is CacheInvalidationMessage {
-  if (typeof message !== 'object' || message === null) return false;
-  const { origin, tables } = message as Partial<CacheInvalidationMessage>;
-  return (
-    typeof origin === 'string' && Array.isArray(tables) && tables.every((table) => typeof table === 'string')
-  );
-}
-
 /**
  * Publishes the tables of every write committed by this process, so that API processes elsewhere
  * drop their cached answers. Writes of one event-loop turn go out as one message. Nothing is sent
@@ -48,7 +40,7 @@ export async function connectResponseCache(
   const stopRemote =
     sources.broker && sources.broker.kind !== 'in-process'
       ? await sources.broker.subscribe(CHANNELS.cacheInvalidate, (message) => {
-          if (isInvalidationMessage(message) && message.origin !== sources.writes.source) {
+          if (message.origin !== sources.writes.source) {
             cache.invalidate(message.tables);
           }
         })

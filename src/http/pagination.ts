@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { Page } from '../shared/page.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;
@@ -16,12 +17,8 @@ export const PaginationSchema = Type.Object({
   hasMore: Type.Boolean(),
 });
 
-export interface Page {
-  limit: number;
-  offset: number;
-  /** True when the caller passed limit or offset; only then does the answer carry `pagination`. */
-  requested: boolean;
-}
+// Re-exported for the files not yet pointed at src/shared/page.ts.
+export type { Page };
 
 export function resolvePage(query: { limit?: number; offset?: number }): Page {
   return {

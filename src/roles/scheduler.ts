@@ -1,41 +1,30 @@
-import { DashboardClient } from '../client/dashboard-client.js';
 import type { Container } from '../container.js';
-import { createJobRunner } from '../modules/jobs/job-runner.js';
-import { createJobs } from '../modules/jobs/job-definitions.js';
-import { createJobsApi } from '../modules/jobs/jobs-api.js';
 import { type Scheduler, startScheduler } from '../modules/jobs/scheduler.js';
 import { createMemoryTickLock, createRedisTickLock } from '../modules/jobs/tick-lock.js';
 
 /**
- * The scheduler role: the four jobs and the per-app E2E triggers, each tick run once across all
- * scheduler processes (Redis lock with REDIS_URL, in-process guard otherwise). The jobs reach the
- * API at `apiBaseUrl` (this process's own listener, or API_BASE_URL, e.g. the load balancer).
+ * The scheduler role: the container's four jobs and the per-app E2E triggers, each tick run once
+ * across all scheduler processes (Redis lock with REDIS_URL, in-process guard otherwise), every
+ * run recorded by the container's runner. The jobs reach the API at `apiBaseUrl` (this process's
+ * own listener, or API_BASE_URL, e.g. the load balancer).
  */
 export async function startSchedulerRole(
   container: Container,
   options: { apiBaseUrl: string; appRefreshMs?: number },
 ): Promise<Scheduler> {
-  const { config, log } = container;
+  const { config, log, jobs } = container;
   // Patient: a scheduler may start before the API, or tick while an API process restarts.
-  const client = new DashboardClient({
-    baseUrl: options.apiBaseUrl,
-    apiKey: config.apiKey,
-    timeoutMs: 60_000,
-    retries: 5,
-    retryBaseDelayMs: 500,
-  });
-  const api = createJobsApi(() => client);
-  const jobs = createJobs(config, { broker: container.broker, api, timezone: config.jobs.timezone });
+  container.useApiAt(() => options.apiBaseUrl, { patient: true });
   const logger = log.child({ role: 'scheduler' });
   const scheduler = startScheduler({
-    jobs: Object.values(jobs),
+    jobs: Object.values(jobs.jobs),
     timezone: config.jobs.timezone,
     lock: container.redis
       ? createRedisTickLock(container.redis, { namespace: config.redisNamespace })
       : createMemoryTickLock(),
-    runner: createJobRunner({ repository: container.jobs.repository, logger }),
+    runner: jobs.runner,
     logger,
-    appTriggers: api,
+    appTriggers: jobs.appTriggers,
     ...(options.appRefreshMs !== undefined ? { appRefreshMs: options.appRefreshMs } : {}),
   });
   // A saved trigger takes effect at once; the periodic re-read stays as the safety net.

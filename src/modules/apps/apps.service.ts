@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../shared/errors.js';
-import type { Page } from '../../http/pagination.js';
+import type { Page } from '../../shared/page.js';
 import { todayUtc } from '../../shared/time.js';
 import type { AppRow, AppRunStats, AppsRepository, AppWrite, ManualRunRow } from './apps.repository.js';
 import type { ApplicationDetails, CreateAppBody, LastApplicationRun, UpdateAppBody } from './apps.schema.js';

@@ -10,11 +10,6 @@ export interface TriggerChanges {
   listen(listener: (appId: number) => void): Promise<() => Promise<void>>;
 }
 
-function isTriggerChange(message: unknown): message is TriggerChangeMessage {
-  const candidate = message as Partial<TriggerChangeMessage> | null;
-  return typeof candidate?.origin === 'string' && Number.isSafeInteger(candidate.appId);
-}
-
 /**
  * Per-app trigger schedules take effect as soon as an app is saved: the scheduler of this process
  * hears it directly, schedulers elsewhere through one broker message. A lost message (broker down)
@@ -40,7 +35,7 @@ export function createTriggerChanges(broker: Broker, log: ModuleLog): TriggerCha
     async listen(listener) {
       listeners.add(listener);
       const unsubscribe = await broker.subscribe(CHANNELS.appTriggerChanged, (message) => {
-        if (isTriggerChange(message) && message.origin !== origin) listener(message.appId);
+        if (message.origin !== origin) listener(message.appId);
       });
       return async () => {
         listeners.delete(listener);

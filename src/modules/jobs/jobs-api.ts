@@ -1,12 +1,12 @@
-import type { DashboardClient } from '../../client/dashboard-client.js';
 import type { JobsApi } from './job-definitions.js';
+import type { JobsClient } from './jobs-client.js';
 import type { AppTriggerSource } from './scheduler.js';
 
 /**
  * The jobs' view of the API, backed by the typed client: the one way jobs reach the service.
- * The client is looked up at each call, so the API process can aim it at its own listening port.
+ * The client is looked up at each call, so the process can aim it at its own listening port.
  */
-export function createJobsApi(client: () => DashboardClient): JobsApi & AppTriggerSource {
+export function createJobsApi(client: () => JobsClient): JobsApi & AppTriggerSource {
   return {
     syncPullRequests: async () => (await client().pullRequests.sync()).data,
     deleteCompletedTodos: async () => (await client().todos.deleteCompleted()).data.deleted,

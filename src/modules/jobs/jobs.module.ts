@@ -1,12 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { DashboardClient } from '../../client/dashboard-client.js';
 import type { Config } from '../../config/config.js';
 import type { ModuleDeps } from '../../shared/module-deps.js';
-import { createJobRunner } from './job-runner.js';
-import { createJobs } from './job-definitions.js';
+import { createJobRunner, type JobRunner } from './job-runner.js';
+import { createJobs, type JobDefinition } from './job-definitions.js';
 import { createJobsApi } from './jobs-api.js';
+import type { JobsClient } from './jobs-client.js';
 import { createJobRunsRepository, type JobRunsRepository } from './jobs.repository.js';
+import type { JobName } from './jobs.schema.js';
 import { createJobsService, type JobsService } from './jobs.service.js';
+import type { AppTriggerSource } from './scheduler.js';
 
 /**
  * Where this API process reaches the API for jobs it runs on demand: its own listening port
@@ -22,33 +24,33 @@ export function ownBaseUrl(app: FastifyInstance, config: Config): string {
 
 export interface JobsModule {
   service: JobsService;
-  /** The job_runs table, shared with the scheduler role's runner. */
+  /** The job_runs table. */
   repository: JobRunsRepository;
+  /** The one job set of the process: run on demand by the service, on schedule by the scheduler role. */
+  jobs: Record<JobName, JobDefinition>;
+  /** The one runner of the process, writing every run (on demand or scheduled) to job_runs. */
+  runner: JobRunner;
+  /** The apps and their triggers as the scheduler reads them, through the same client. */
+  appTriggers: AppTriggerSource;
 }
 
 /**
- * The jobs behind `POST /api/jobs/:name/run`. They reach the API through the typed client at
- * `apiBaseUrl()`, read at each run because the API's own port is known only once it listens.
+ * The jobs behind `POST /api/jobs/:name/run` and the scheduler role. They reach the API through
+ * `links.client()`, asked at each call because the API's own port is known only once it listens.
  */
 export function createJobsModule(
   { config, db, broker, log }: ModuleDeps,
-  links: { apiBaseUrl: () => string },
+  links: { client: () => JobsClient },
 ): JobsModule {
   const repository = createJobRunsRepository(db);
-  let client: DashboardClient | undefined;
-  const clientFor = () => {
-    const baseUrl = links.apiBaseUrl();
-    if (client?.baseUrl !== baseUrl) client = new DashboardClient({ baseUrl, apiKey: config.apiKey });
-    return client;
-  };
-  const jobs = createJobs(config, {
-    broker,
-    api: createJobsApi(clientFor),
-    timezone: config.jobs.timezone,
-  });
+  const api = createJobsApi(links.client);
+  const jobs = createJobs(config, { broker, api, timezone: config.jobs.timezone });
   const runner = createJobRunner({ repository, logger: log });
   return {
     service: createJobsService({ jobs, repository, runner, timezone: config.jobs.timezone }),
     repository,
+    jobs,
+    runner,
+    appTriggers: api,
   };
 }

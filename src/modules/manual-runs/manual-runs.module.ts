@@ -1,6 +1,6 @@
 import { createCircleCiClient } from '../../integrations/circleci/circleci-client.js';
 import type { ModuleDeps } from '../../shared/module-deps.js';
-import { integrationStatusOf } from '../status/integration-status.js';
+import { createIntegrationStatus, type IntegrationStatusLink } from '../status/integration-status.js';
 import { createManualRunPoller, type ManualRunPoller } from './manual-runs.poller.js';
 import { createManualRunsRepository } from './manual-runs.repository.js';
 import { createManualRunsService, type ManualRunsService } from './manual-runs.service.js';
@@ -16,7 +16,10 @@ export interface ManualRunsModule {
 }
 
 /** Manual runs over one database and the configured CircleCI (502 on trigger when unconfigured). */
-export function createManualRunsModule({ config, db, log, broker }: ModuleDeps): ManualRunsModule {
+export function createManualRunsModule(
+  { config, db, log, broker }: ModuleDeps,
+  links: IntegrationStatusLink = {},
+): ManualRunsModule {
   const { token, baseUrl } = config.circleci;
   if (!token) log.info('CIRCLECI_TOKEN is not set: triggering a manual E2E run answers 502');
   const repository = createManualRunsRepository(db);
@@ -25,7 +28,7 @@ export function createManualRunsModule({ config, db, log, broker }: ModuleDeps):
         baseUrl,
         token,
         timeoutMs: config.externalTimeoutMs,
-        outcomes: integrationStatusOf(db).outcomes('circleci', [token]),
+        outcomes: (links.integrationStatus ?? createIntegrationStatus(db)).outcomes('circleci', [token]),
       })
     : undefined;
   return {

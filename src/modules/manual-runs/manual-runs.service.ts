@@ -4,7 +4,7 @@ import {
   NotFoundError,
   UnprocessableEntityError,
 } from '../../shared/errors.js';
-import type { Page } from '../../http/pagination.js';
+import type { Page } from '../../shared/page.js';
 import type { CircleCiClient, RunStatus } from '../../integrations/circleci/circleci-client.js';
 import { pipelinePageUrl, projectSlugFor } from '../../integrations/circleci/circleci-config.js';
 import type { ManualRunRow, ManualRunsRepository } from './manual-runs.repository.js';

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { type Broker, CHANNELS } from '../../broker/broker.js';
-import { compileValidator } from '../../http/validation.js';
-import { CreateNotificationBody } from './notifications.schema.js';
+import type { NotificationCreateMessage } from '../../broker/channels.js';
 import type { CreateNotificationInput } from './notifications.service.js';
 
 /**
@@ -10,8 +9,6 @@ import type { CreateNotificationInput } from './notifications.service.js';
  * publisher repeating the same payload later (a daily reminder) is not swallowed.
  */
 export const NOTIFICATION_CLAIM_TTL_MS = 60_000;
-
-const validateInput = compileValidator({ schema: CreateNotificationBody, httpPart: 'body' });
 
 /**
  * Every API process subscribes to `notification:create`; the one that wins `claimOnce` for a
@@ -22,33 +19,26 @@ const validateInput = compileValidator({ schema: CreateNotificationBody, httpPar
 export async function consumeNotificationMessages(deps: {
   broker: Broker;
   create: (input: CreateNotificationInput) => Promise<unknown>;
-  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  log: Pick<FastifyBaseLogger, 'error'>;
 }): Promise<() => Promise<void>> {
   const { broker, create, log } = deps;
+  // The broker has checked the message against its schema (malformed ones never arrive here).
   return broker.subscribe(CHANNELS.notificationCreate, async (message) => {
-    // Validation strips unknown fields in place: work on a copy, keep the original for the key.
-    const input = JSON.parse(JSON.stringify(message ?? null)) as unknown;
-    if (!validateInput(input)) {
-      log.warn(
-        { errors: validateInput.errors },
-        'ignored a notification:create message that is not a valid notification',
-      );
-      return;
-    }
     if (
       !(await broker.claimOnce(`notification:create:claim:${messageKey(message)}`, NOTIFICATION_CLAIM_TTL_MS))
     )
       return;
+    const { title, type, data } = message;
     try {
-      await create(input as CreateNotificationInput);
+      await create({ title, message: message.message, type, ...(data !== undefined ? { data } : {}) });
     } catch (error) {
       log.error({ err: error }, 'could not store a notification received on notification:create');
     }
   });
 }
 
-function messageKey(message: unknown): string {
-  const requestId = (message as { requestId?: unknown }).requestId;
-  if (typeof requestId === 'string' && requestId !== '' && requestId.length <= 200) return `id:${requestId}`;
+function messageKey(message: NotificationCreateMessage): string {
+  const { requestId } = message;
+  if (requestId !== undefined && requestId !== '' && requestId.length <= 200) return `id:${requestId}`;
   return `sha256:${createHash('sha256').update(JSON.stringify(message)).digest('hex')}`;
 }

@@ -1,13 +1,7 @@
-/** The six notification types of the spec. */
-export const NOTIFICATION_TYPES = [
-  'e2e_failure',
-  'e2e_success',
-  'pr_update',
-  'app_update',
-  'system',
-  'info',
-] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+import type { NotificationType } from '../../shared/messages.js';
+
+// The types are shared with the broker's `notification:create` schema.
+export { NOTIFICATION_TYPES, type NotificationType } from '../../shared/messages.js';
 
 export interface NotificationInput {
   title: string;

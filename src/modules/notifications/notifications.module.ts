@@ -4,7 +4,7 @@ import type { ApplicationDetails } from '../apps/apps.schema.js';
 import { createPushDelivery, createFcmSenderFromConfig, type PushDelivery } from '../push/push.delivery.js';
 import { createDeviceTokensRepository } from '../push/push.repository.js';
 import { createPushService, type PushService } from '../push/push.service.js';
-import { integrationStatusOf } from '../status/integration-status.js';
+import type { IntegrationStatusTracker } from '../status/integration-status.js';
 import { createWebhooksModule, type WebhooksModule } from '../webhooks/webhooks.module.js';
 import { appUpdateNotification } from './app-change-notifications.js';
 import type { NotificationSink } from './notification-sink.js';
@@ -33,9 +33,12 @@ export interface NotificationsModule {
  * shared by its API and worker roles (one FCM sender). Without FCM credentials push is off and
  * says so once, here.
  */
-export function createNotificationsModule({ config, db, log }: ModuleDeps): NotificationsModule {
+export function createNotificationsModule(
+  { config, db, log }: ModuleDeps,
+  links: { integrationStatus: IntegrationStatusTracker },
+): NotificationsModule {
   const deviceTokens = createDeviceTokensRepository(db);
-  const sender = createFcmSenderFromConfig(config, log, integrationStatusOf(db).outcomes('fcm'));
+  const sender = createFcmSenderFromConfig(config, log, links.integrationStatus.outcomes('fcm'));
   const delivery = createPushDelivery({ deviceTokens, sender, log });
   const webhooks = createWebhooksModule({ config, db, log });
   const service = createNotificationsService({

@@ -1,9 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
 import { Nullable, Text, Timestamp } from '../../http/schemas.js';
-import { NOTIFICATION_TYPES, type NotificationType } from './notification-sink.js';
-
-export const NOTIFICATION_LIMITS = { title: 255, message: 4000 } as const;
+import { NOTIFICATION_LIMITS, NOTIFICATION_TYPES, type NotificationType } from '../../shared/messages.js';
 
 /** One of the six types; a single `enum` keeps a bad value to one INVALID_VALUE detail. */
 export const NotificationTypeSchema = Type.Unsafe<NotificationType>({

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../shared/errors.js';
-import type { Page } from '../../http/pagination.js';
+import type { Page } from '../../shared/page.js';
 import type { NotificationInput, NotificationType } from './notification-sink.js';
 import type {
   NotificationFilter,

@@ -1,6 +1,6 @@
 import { parseIsoInstant } from '../../shared/time.js';
 import { ExternalServiceError, NotFoundError, ValidationError } from '../../shared/errors.js';
-import type { Page } from '../../http/pagination.js';
+import type { Page } from '../../shared/page.js';
 import {
   type GitHubClient,
   GitHubNotFoundError,

@@ -2,7 +2,7 @@ import { createJiraClient } from '../../integrations/jira/jira-client.js';
 import { readJiraSettings } from '../../integrations/jira/jira-config.js';
 import type { ModuleDeps } from '../../shared/module-deps.js';
 import type { NotificationSink } from '../notifications/notification-sink.js';
-import { integrationStatusOf } from '../status/integration-status.js';
+import type { IntegrationStatusTracker } from '../status/integration-status.js';
 import { createQuarantineRepository } from './quarantine.repository.js';
 import { createQuarantineService, type QuarantineService } from './quarantine.service.js';
 import { createQuarantineEffects, type QuarantineEffects } from './report-effects.js';
@@ -19,7 +19,7 @@ export interface QuarantineModule {
 /** Known failures, their review against Jira (calls recorded for the status page) and their effects on reports. */
 export function createQuarantineModule(
   { config, db }: ModuleDeps,
-  links: { notify: NotificationSink; clock: () => number },
+  links: { notify: NotificationSink; clock: () => number; integrationStatus: IntegrationStatusTracker },
 ): QuarantineModule {
   const repository = createQuarantineRepository(db);
   const { settings, missing } = readJiraSettings(config);
@@ -27,7 +27,7 @@ export function createQuarantineModule(
     ? createJiraClient(
         settings,
         config.externalTimeoutMs,
-        integrationStatusOf(db).outcomes('jira', [settings.apiToken]),
+        links.integrationStatus.outcomes('jira', [settings.apiToken]),
       )
     : undefined;
   return {

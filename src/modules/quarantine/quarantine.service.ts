@@ -1,5 +1,5 @@
 import { isUniqueViolation } from '../../db/errors.js';
-import type { Page } from '../../http/pagination.js';
+import type { Page } from '../../shared/page.js';
 import { ConflictError, NotFoundError, type ValidationDetail, ValidationError } from '../../shared/errors.js';
 import { parseIsoInstant } from '../../shared/time.js';
 import type { QuarantineFilter, QuarantineRepository, QuarantineRow } from './quarantine.repository.js';

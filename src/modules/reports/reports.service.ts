@@ -1,6 +1,6 @@
 import type { Broker, QueueStats } from '../../broker/broker.js';
 import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/errors.js';
-import type { Page } from '../../http/pagination.js';
+import type { Page } from '../../shared/page.js';
 import { addDays, todayUtc } from '../../shared/time.js';
 import type { AppsRepository } from '../apps/apps.repository.js';
 import { toApplicationDetails } from '../apps/apps.service.js';

@@ -7,7 +7,7 @@ import {
   createIntegrationStatusRepository,
   type IntegrationStatusRepository,
 } from './integration-status.repository.js';
-import { createIntegrationStatusTracker, integrationStatusOf } from './integration-status.js';
+import { createIntegrationStatusTracker } from './integration-status.js';
 
 describe('describeFailure', () => {
   it('keeps one short line without query strings, credentials in URLs or secret values', () => {
@@ -91,10 +91,6 @@ describe.each(DIALECTS)('integration status tracker (%s)', (dialect) => {
     expect((await repository.list()).map((row) => row.name).sort()).toEqual(['fcm', 'jira']);
     const text = JSON.stringify(await repository.list());
     expect(text).not.toContain('jira-secret-value');
-  });
-
-  it('is one tracker per database handle, so one process shares its throttle', () => {
-    expect(integrationStatusOf(database.db)).toBe(integrationStatusOf(database.db));
   });
 
   it('drops a write the database refuses instead of failing the call that reported it', async () => {

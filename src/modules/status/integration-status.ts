@@ -66,18 +66,17 @@ export function createIntegrationStatusTracker(
   };
 }
 
-const trackers = new WeakMap<Db, IntegrationStatusTracker>();
-
 /**
- * The tracker of one database handle. A process opens one handle and hands it to every module, so
- * this is one tracker per process (the 30 s success throttle is per process, as intended) without
- * threading it through every module factory.
+ * A tracker over `db`. The container builds one per process and hands it to every module that
+ * calls out (the 30 s success throttle is per process, as intended); a module built alone, as
+ * some tests do, makes its own with this.
  */
-export function integrationStatusOf(db: Db): IntegrationStatusTracker {
-  let tracker = trackers.get(db);
-  if (!tracker) {
-    tracker = createIntegrationStatusTracker(createIntegrationStatusRepository(db));
-    trackers.set(db, tracker);
-  }
-  return tracker;
+export function createIntegrationStatus(db: Db): IntegrationStatusTracker {
+  return createIntegrationStatusTracker(createIntegrationStatusRepository(db));
+}
+
+/** What a module that calls an integration takes from the container. */
+export interface IntegrationStatusLink {
+  /** The process's one tracker (a module built alone makes its own). */
+  integrationStatus?: IntegrationStatusTracker;
 }

@@ -2,7 +2,7 @@ import { createGitHubClient } from '../../integrations/github/github-client.js';
 import type { ModuleDeps } from '../../shared/module-deps.js';
 import type { AppsRepository } from '../apps/apps.repository.js';
 import { createPullRequestsRepository } from '../pull-requests/pull-requests.repository.js';
-import { integrationStatusOf } from '../status/integration-status.js';
+import { createIntegrationStatus, type IntegrationStatusLink } from '../status/integration-status.js';
 import { createReportStreakLookup } from './report-streak-lookup.js';
 import { createSuspectsRepository } from './suspects.repository.js';
 import { createSuspectsService, type StreakLookup } from './suspects.service.js';
@@ -13,13 +13,13 @@ import { createSuspectsService, type StreakLookup } from './suspects.service.js'
  */
 export function createSuspectsModule(
   { config, db, log }: ModuleDeps,
-  links: { appsRepository: AppsRepository; lookup?: StreakLookup },
+  links: { appsRepository: AppsRepository; lookup?: StreakLookup } & IntegrationStatusLink,
 ) {
   const repository = createSuspectsRepository(db);
   const github = createGitHubClient(
     config,
     { debug: (message) => log.debug(message), warn: (message) => log.warn(message) },
-    integrationStatusOf(db).outcomes('github', [config.github.token]),
+    (links.integrationStatus ?? createIntegrationStatus(db)).outcomes('github', [config.github.token]),
   );
   const pullRequests = createPullRequestsRepository(db);
   const service = createSuspectsService({

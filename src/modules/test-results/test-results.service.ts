@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Page } from '../../http/pagination.js';
+import type { Page } from '../../shared/page.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import { nowIso } from '../../shared/time.js';
 import type { UploadFormat } from './report-model.js';

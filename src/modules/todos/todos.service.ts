@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../shared/errors.js';
-import type { Page } from '../../http/pagination.js';
+import type { Page } from '../../shared/page.js';
 import { escapeHtml, stripTags } from '../../shared/sanitize.js';
 import { parseIsoInstant } from '../../shared/time.js';
 import type { TodoRow, TodosRepository, TodoWrite } from './todos.repository.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { resolvesToInternalAddress } from '../../integrations/webhooks/address-rule.js';
-import type { Page } from '../../http/pagination.js';
+import type { Page } from '../../shared/page.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import { NOTIFICATION_TYPES, type NotificationType } from '../notifications/notification-sink.js';
 import { type AttemptResult, attemptDelivery, type WebhookDispatcherOptions } from './webhook-dispatcher.js';
