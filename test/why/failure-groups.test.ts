@@ -19,6 +19,7 @@ describe.each(DIALECTS)('failures grouped by cause over uploaded runs (%s)', (di
   let web: { id: number; code: string };
   let cypressApp: { id: number };
   let summaryId: number;
+  let firstUpload: number;
   const api: Api = (options) => h.api(options);
   const get = (url: string) => h.api({ method: 'GET', url });
 
@@ -58,6 +59,7 @@ describe.each(DIALECTS)('failures grouped by cause over uploaded runs (%s)', (di
       await send(suite('old.spec.ts', failure('old', 'Ancient failure')), 3, '2026-01-01T10:00:00.000Z'),
     ];
     for (const response of uploads) expect(response.statusCode, response.body).toBe(201);
+    firstUpload = uploads[0]!.json<Json>().data.id as number;
     h.fake.rows = [specRow('api', 1, { created_at: '2026-04-09T10:00:00.000Z', status: 'failed' })];
     await get(`/api/e2e_run_report?date=${DATE}`);
     summaryId = (await h.waitForReport(DATE)).json<Json>().summary.id as number;
@@ -105,6 +107,16 @@ describe.each(DIALECTS)('failures grouped by cause over uploaded runs (%s)', (di
       firstFailedCommitSha: COMMIT,
       lastPassedCommitSha: null,
     });
+  });
+
+  it('reads the uploads as they are now: a deleted upload leaves its group at once', async () => {
+    expect((await h.api({ method: 'DELETE', url: `/api/test_results/${firstUpload}` })).statusCode).toBe(204);
+    const groups = (await get(`/api/e2e_run_report/${summaryId}/${web.id}/failure_groups`)).json<Json>()
+      .data as Json[];
+    expect(groups.map((group) => [group.tests, group.specs])).toEqual([
+      [2, ['cart.spec.ts', 'pay.spec.ts']],
+      [1, ['login.spec.ts']],
+    ]);
   });
 
   it('answers an empty list for an app without error text, and 404 as the specs endpoint', async () => {
