@@ -118,7 +118,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('test insight in Chromium
     await textOf(page.getByTestId('last-failure-author')).toContain('Grace Hopper');
     await textOf(page.getByTestId('flaky-specs')).toContain('cypress/e2e/search.cy.ts');
     await textOf(page.getByTestId('slowest-specs').locator('tbody tr')).toContain('checkout.cy.ts');
-    await visible(page.getByTestId('app-trend').locator('.trend-bars li'));
+    await visible(page.getByTestId('app-trend').locator('svg rect'));
     await screens(page, 'app-report');
   }, 60_000);
 

@@ -8,6 +8,7 @@ import './styles/data.css';
 import './styles/overlays.css';
 import './styles/guidance.css';
 import './styles/phone.css';
+import './styles/frame.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,5 +1,6 @@
 import { createContext, createElement, type ReactNode, useContext, useMemo } from 'react';
 import { DashboardClient } from '../../../src/client/index.js';
+import { reportAnswer, reportLost } from '../lib/connection';
 
 /*
  * The UI talks to the API through the same typed client that scripts use (src/client): its transport
@@ -49,10 +50,37 @@ function carriesKey(init: RequestInit | undefined): boolean {
  */
 const browserFetch: typeof fetch = async (input, init) => {
   const method = init?.method ?? 'GET';
-  const response = await fetch(input, method === 'GET' ? { ...init, cache: 'no-cache' } : init);
+  let response: Response;
+  try {
+    response = await fetch(input, method === 'GET' ? { ...init, cache: 'no-cache' } : init);
+  } catch (error) {
+    // A cancelled request says nothing about the server; a refused or dropped one does.
+    if (!(error instanceof DOMException && error.name === 'AbortError')) reportLost();
+    throw error;
+  }
+  if (SERVER_FAILURES.has(response.status)) void reportServerFailure(response.clone());
+  else reportAnswer();
   if (response.status === 401 && carriesKey(init)) unauthorizedListeners.forEach((listener) => listener());
   return response;
 };
+
+/**
+ * Answers that mean the dashboard itself is in trouble (502 is left out: the API uses it for an
+ * external service that failed, which the page shows where it matters).
+ */
+const SERVER_FAILURES = new Set([500, 503, 504]);
+
+async function reportServerFailure(response: Response): Promise<void> {
+  let said = '';
+  try {
+    const body = (await response.json()) as { error?: { message?: unknown }; message?: unknown };
+    const message = body.error?.message ?? body.message;
+    if (typeof message === 'string') said = message.replace(/\.$/, '');
+  } catch {
+    // Not the API's envelope (a proxy's page): the status is all there is.
+  }
+  reportLost(`The dashboard server answered ${response.status}${said ? `: ${said}` : ''}.`);
+}
 
 /** A client for this page's origin. Without a key it can still call the public endpoints. */
 export function createBrowserClient(apiKey: string | null): DashboardClient {

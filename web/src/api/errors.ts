@@ -52,9 +52,25 @@ export function withLabel(message: string, field: string, label: string): string
 export function errorMessage(error: unknown): string {
   if (error instanceof DashboardApiError) return error.serviceMessage;
   if (error instanceof DashboardTimeoutError) return 'The server took too long to answer. Try again.';
-  if (error instanceof DashboardNetworkError)
-    return 'Cannot reach the server. Check your connection and try again.';
+  if (error instanceof DashboardNetworkError) {
+    // Only the browser knows whether its own network is down; otherwise it is the server.
+    return browserOffline()
+      ? 'This browser is offline. Check the network connection.'
+      : 'The dashboard server is not answering. Try again in a moment.';
+  }
   return error instanceof Error ? error.message : 'Something went wrong.';
+}
+
+/** The browser's own word that it has no network (absent outside a browser). */
+const browserOffline = () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
+
+/**
+ * A failure of the connection to the dashboard itself (no answer, or a 500/503/504 of its own), which
+ * the page-wide connection bar reports, rather than a problem of one request.
+ */
+export function isConnectionError(error: unknown): boolean {
+  const status = errorStatus(error);
+  return status === 0 || status === 500 || status === 503 || status === 504;
 }
 
 export function retryAfter(error: unknown): number | undefined {
@@ -93,7 +109,7 @@ export function errorTitle(error: unknown): string {
     case 502:
       return 'External service error';
     case 0:
-      return 'Offline';
+      return browserOffline() ? 'Offline' : 'No answer';
     case 401:
       return 'Not signed in';
     default:

@@ -7,10 +7,18 @@ import {
   useId,
   useRef,
 } from 'react';
-import { describeError, errorTitle } from '../api/errors';
+import { describeError, errorTitle, isConnectionError } from '../api/errors';
 
+/**
+ * A failed request. A load (one with `onRetry`) that failed because the server does not answer is no
+ * alarm here, only a quiet note: the page-wide connection bar says why, and the load is repeated on
+ * reconnect.
+ */
 export function ErrorMessage({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
   if (!error) return null;
+  if (onRetry && isConnectionError(error)) {
+    return <p className="muted small waiting-for-server">Waiting for the server…</p>;
+  }
   const title = errorTitle(error);
   return (
     <div className="alert alert-error" role="alert">

@@ -41,29 +41,55 @@ export function notificationLinks(item: Notification, sources: LinkSources): Not
   return links;
 }
 
-/** Notifications of one app and type, newest first; other notifications form groups of one. */
+/** Notifications of one kind, newest first; a notification with no like stands alone in its group. */
 export interface NotificationGroup {
   key: string;
   items: Notification[];
+  /** The application all of them are about, when they are about one. */
+  appName: string | undefined;
 }
 
+/** How close in time notifications of one kind (type and title) from different apps are folded. */
+export const BURST_MS = 60_000;
+
+const appIdOf = (item: Notification) => (typeof item.data?.appId === 'number' ? item.data.appId : undefined);
+const appNameOf = (item: Notification) =>
+  typeof item.data?.appName === 'string' ? item.data.appName : undefined;
+
 /**
- * Groups the repeated notifications of one application (same app, same type) in the list, at the
- * place of the newest; the list keeps its newest-first order.
+ * Groups the list (newest first) at the place of each group's newest item: the repeated
+ * notifications of one application (same app, same type), and notifications of the same kind (same
+ * type and title, e.g. "Application added") that came within a minute of the group's previous one,
+ * so adding eight applications is one entry, not eight.
  */
 export function groupNotifications(items: readonly Notification[]): NotificationGroup[] {
   const groups: NotificationGroup[] = [];
-  const byKey = new Map<string, NotificationGroup>();
+  const byApp = new Map<string, NotificationGroup>();
+  const openBursts = new Map<string, NotificationGroup>();
   for (const item of items) {
-    const appId = item.data?.appId;
-    const key = typeof appId === 'number' ? `app:${appId}:${item.type}` : `one:${item.id}`;
-    const group = byKey.get(key);
-    if (group) group.items.push(item);
-    else {
-      const created = { key, items: [item] };
-      byKey.set(key, created);
+    const appId = appIdOf(item);
+    const appKey = appId === undefined ? undefined : `app:${appId}:${item.type}`;
+    const kindKey = `kind:${item.type}:${item.title}`;
+    const burst = openBursts.get(kindKey);
+    const previous = burst?.items[burst.items.length - 1];
+    const inBurst =
+      previous !== undefined && Date.parse(previous.createdAt) - Date.parse(item.createdAt) <= BURST_MS;
+    const group = (appKey && byApp.get(appKey)) || (inBurst ? burst : undefined);
+    if (group) {
+      group.items.push(item);
+      if (appNameOf(item) !== group.appName || appId !== appIdOf(group.items[0]!)) group.appName = undefined;
+    } else {
+      const created: NotificationGroup = {
+        key: appKey ?? `one:${item.id}`,
+        items: [item],
+        appName: appNameOf(item),
+      };
+      if (appKey) byApp.set(appKey, created);
       groups.push(created);
+      openBursts.set(kindKey, created);
+      continue;
     }
+    openBursts.set(kindKey, group);
   }
   return groups;
 }

@@ -1,4 +1,5 @@
 import { type DependencyList, useCallback, useEffect, useRef, useState } from 'react';
+import { useOnReconnect } from './connection';
 
 export interface AsyncState<T> {
   data: T | undefined;
@@ -8,7 +9,10 @@ export interface AsyncState<T> {
   setData: (update: (current: T | undefined) => T | undefined) => void;
 }
 
-/** Loads data when `deps` change; stale answers of an earlier load are dropped. */
+/**
+ * Loads data when `deps` change and when the connection to the server comes back; stale answers of
+ * an earlier load are dropped, and the last data stays while a reload runs or fails.
+ */
 export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: DependencyList): AsyncState<T> {
   const [data, setDataState] = useState<T>();
   const [error, setError] = useState<unknown>();
@@ -38,6 +42,8 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: Dep
   }, [...deps, generation]);
 
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
+  // What failed or may have changed while the server was away is asked for again; the data stays.
+  useOnReconnect(reload);
   const setData = useCallback(
     (update: (current: T | undefined) => T | undefined) => setDataState(update),
     [],

@@ -151,7 +151,7 @@ export function NotificationsPage() {
       )}
       {groups.length > 0 && (
         <ul className="list" aria-label="Notifications">
-          {groups.map(({ key, items: [latest, ...earlier] }) =>
+          {groups.map(({ key, appName, items: [latest, ...earlier] }) =>
             latest ? (
               <li key={key} className="notification-group">
                 {row(latest)}
@@ -160,7 +160,7 @@ export function NotificationsPage() {
                     <summary>
                       {earlier.length} earlier {TYPE_LABELS[latest.type]} notification
                       {earlier.length === 1 ? '' : 's'}
-                      {typeof latest.data?.appName === 'string' ? ` of ${latest.data.appName}` : ''}
+                      {appName ? ` of ${appName}` : ''}
                       {earlier.some((n) => !n.isRead) &&
                         ` (${earlier.filter((n) => !n.isRead).length} unread)`}
                     </summary>

@@ -1,36 +1,24 @@
-import type { ReportDetail, ReportRun as ReportResponse } from '../../../src/client/index.js';
-import { DataTable } from '../components/DataTable';
+import { lazy, Suspense } from 'react';
+import type { ReportRun as ReportResponse } from '../../../src/client/index.js';
+import { BeforeDataGate } from '../components/BeforeDataGate';
 import { ReportDateField } from '../components/ReportDateField';
 import { SetupBanner } from '../components/SetupBanner';
-import { EmptyState, Spinner, StatusBadge } from '../components/ui';
-import { Link, usePageTitle, useQueryParam } from '../lib/router';
-import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../lib/time';
-import { ReportProgress } from './ReportProgress';
-import { TrendChart } from './TrendChart';
+import { Spinner } from '../components/ui';
+import { useReportDate } from '../lib/reportDate';
+import { usePageTitle } from '../lib/router';
+import { formatDate, formatPercent } from '../lib/time';
 import { OverviewInsight } from './insight/OverviewInsight';
-import { appReportPath } from './insight/links';
+import { AppGrid } from './overview/AppGrid';
+import { AppTable } from './overview/AppTable';
+import { FirstRunChecklist } from './overview/FirstRunChecklist';
+import { PeriodChoice } from './overview/PeriodChoice';
+import { rateTone, usePeriod, useTrends } from './overview/useTrends';
+import './overview/overview.css';
+import { ReportProgress } from './ReportProgress';
 import { useReport } from './useReport';
 
-/** A `?date=` from the address, if it is a real day not after today; otherwise today. */
-function reportDate(value: string, today: string): string {
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) && value <= today
-    ? value
-    : today;
-}
-
-/** The colour of a success rate, with the thresholds of the success-rate card. */
-function rateTone(rate: number): 'good' | 'warn' | 'bad' {
-  return rate >= 0.9 ? 'good' : rate >= 0.7 ? 'warn' : 'bad';
-}
-
-function worstFirst(a: ReportDetail, b: ReportDetail): number {
-  return (
-    a.successRate - b.successRate ||
-    Number(b.lastRunStatus === 'failed') - Number(a.lastRunStatus === 'failed') ||
-    b.failedRuns - a.failedRuns ||
-    (a.app?.name ?? '').localeCompare(b.app?.name ?? '')
-  );
-}
+// The chart library is fetched after the figures, so it does not hold back the first paint.
+const TrendChart = lazy(() => import('./TrendChart').then((m) => ({ default: m.TrendChart })));
 
 function Cards({ report }: { report: ReportResponse }) {
   const { summary, details = [] } = report;
@@ -63,103 +51,32 @@ function Cards({ report }: { report: ReportResponse }) {
   );
 }
 
-function AppTable({ details, date }: { details: ReportDetail[]; date: string }) {
-  if (details.length === 0) {
-    return (
-      <EmptyState title="No application ran tests in this report's 14-day window.">
-        Only watched applications are reported. <Link to="/apps">Manage applications</Link>.
-      </EmptyState>
-    );
-  }
-  return (
-    <DataTable
-      caption="Applications, worst success rate first"
-      columns={['Application', 'Success rate', 'Runs', 'Failed', 'Last run', 'Last failure', 'Pipeline']}
-    >
-      {[...details].sort(worstFirst).map((d) => (
-        <tr key={d.id} className={d.lastRunStatus === 'failed' ? 'row-bad' : undefined}>
-          <th scope="row" data-label="Application">
-            <Link to={appReportPath(d.appId, date)}>{d.app?.name ?? `App ${d.appId}`}</Link>
-            {d.app?.code && <span className="muted small block">{d.app.code}</span>}
-          </th>
-          <td data-label="Success rate">
-            <span className="rate">
-              <span className={`rate-bar rate-${rateTone(d.successRate)}`} aria-hidden="true">
-                <span style={{ width: `${Math.round(d.successRate * 100)}%` }} />
-              </span>
-              {formatPercent(d.successRate)}
-            </span>
-          </td>
-          <td data-label="Runs">
-            {d.totalRuns}
-            {d.flakyRuns ? <span className="muted small"> ({d.flakyRuns} flaky)</span> : null}
-          </td>
-          <td data-label="Failed">{d.failedRuns}</td>
-          <td data-label="Last run">
-            <StatusBadge status={d.lastRunStatus} />{' '}
-            <time dateTime={d.lastRunAt} title={formatDateTime(d.lastRunAt)} className="small">
-              {fromNow(d.lastRunAt)}
-            </time>
-          </td>
-          <td data-label="Last failure">
-            {d.lastFailedRunAt ? (
-              <time dateTime={d.lastFailedRunAt} title={formatDateTime(d.lastFailedRunAt)}>
-                {formatDateTime(d.lastFailedRunAt)}
-              </time>
-            ) : (
-              <span className="muted">None</span>
-            )}
-          </td>
-          <td data-label="Pipeline">
-            {d.app?.pipelineUrl ? (
-              <a href={d.app.pipelineUrl} target="_blank" rel="noopener noreferrer">
-                Open pipeline<span className="sr-only"> of {d.app.name} (opens in a new tab)</span> ↗
-              </a>
-            ) : (
-              '—'
-            )}
-          </td>
-        </tr>
-      ))}
-    </DataTable>
-  );
-}
-
-export function OverviewPage() {
-  usePageTitle('Overview');
-  const today = todayUtc();
-  const [dateParam, setDate] = useQueryParam('date', today);
-  const date = reportDate(dateParam, today);
+function OverviewReport({ date, days }: { date: string; days: number }) {
   const { view, reload, regenerate } = useReport(date);
   const busy = view.phase === 'pending' || view.phase === 'loading';
   const report = view.shown;
   // Figures kept from the last ready report while a newer one is generated or has failed.
   const stale = report !== undefined && view.phase !== 'ready';
+  const trends = useTrends(
+    days,
+    view.phase === 'ready' ? `${view.shown.summary.date}:${view.updatedAt}` : '',
+  );
 
   return (
     <>
-      <div className="page-header">
-        <h1 id="page-title" tabIndex={-1}>
-          Overview
-        </h1>
-        <div className="toolbar">
-          <ReportDateField id="report-date" date={date} max={today} onChange={setDate} />
-          <button type="button" className="button" onClick={regenerate} disabled={busy}>
-            Regenerate
-          </button>
-        </div>
+      <div className="report-actions">
+        <ReportProgress view={view} date={date} onRetry={reload} onRegenerate={regenerate} />
+        <button type="button" className="button" onClick={regenerate} disabled={busy}>
+          Regenerate
+        </button>
       </div>
-
-      <SetupBanner />
       {view.phase === 'loading' && <Spinner label="Loading report…" />}
-      <ReportProgress view={view} date={date} onRetry={reload} onRegenerate={regenerate} />
       {report && (
         <div
           className={stale ? 'report-figures is-stale' : 'report-figures'}
           aria-busy={view.phase === 'pending'}
         >
           <Cards report={report} />
-          <OverviewInsight report={report} />
           <section className="panel" aria-labelledby="apps-title">
             <div className="panel-header">
               <h2 id="apps-title">Applications</h2>
@@ -168,11 +85,44 @@ export function OverviewPage() {
                 {stale && ' · last ready figures'}
               </span>
             </div>
-            <AppTable details={report.details ?? []} date={report.summary.date} />
+            <AppTable details={report.details ?? []} date={report.summary.date} trends={trends.data} />
           </section>
+          <OverviewInsight report={report} />
         </div>
       )}
-      <TrendChart refresh={view.phase === 'ready' ? `${view.shown.summary.date}:${view.updatedAt}` : ''} />
+      <div className="period-toolbar">
+        <PeriodChoice days={days} />
+      </div>
+      {trends.data && <AppGrid trends={trends.data} />}
+      <Suspense fallback={<Spinner label="Loading trend…" />}>
+        <TrendChart trends={trends} days={days} />
+      </Suspense>
+    </>
+  );
+}
+
+export function OverviewPage() {
+  usePageTitle('Overview');
+  const { date, problem, today, setDate } = useReportDate();
+  const [days] = usePeriod();
+
+  return (
+    <>
+      <div className="page-header">
+        <h1 id="page-title" tabIndex={-1}>
+          Overview
+        </h1>
+        <div className="toolbar">
+          <ReportDateField id="report-date" date={date} max={today} problem={problem} onChange={setDate} />
+        </div>
+      </div>
+      <SetupBanner />
+      <FirstRunChecklist />
+      {date && (
+        <BeforeDataGate date={date} today={today}>
+          <OverviewReport date={date} days={days} />
+        </BeforeDataGate>
+      )}
     </>
   );
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { ReportRun, ReportSummary } from '../../../src/client/index.js';
 import { ErrorMessage } from '../components/ui';
-import { formatDate, formatTime } from '../lib/time';
+import { useConnection } from '../lib/connection';
+import { formatDate } from '../lib/time';
 import type { ReportView } from './useReport';
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -50,7 +51,7 @@ function Elapsed({ since }: { since: number }) {
 }
 
 /** The full story of the attempts, behind a toggle. */
-function AttemptDetails({ summary }: { summary: ReportSummary }) {
+export function AttemptDetails({ summary }: { summary: ReportSummary }) {
   return (
     <details className="report-attempt-details">
       <summary>Details</summary>
@@ -98,6 +99,7 @@ export function ReportProgress({
   onRetry: () => void;
   onRegenerate: () => void;
 }) {
+  const connectionLost = useConnection().lost;
   const day = formatDate(`${date}T00:00:00Z`);
   if (view.phase === 'pending') {
     const { summary, shown } = view;
@@ -154,9 +156,18 @@ export function ReportProgress({
   }
   if (view.phase === 'error') return <ErrorMessage error={view.error} onRetry={onRetry} />;
   if (view.phase === 'ready' && view.updatedAt) {
+    // The report's own generation time: when its figures were computed, not when this page fetched it.
+    const at = generatedAt(undefined, view.shown);
+    if (connectionLost) {
+      return (
+        <p className="muted small report-freshness" aria-live="polite">
+          Report generated at {clockTime(at)}; it may be out of date while the server does not answer.
+        </p>
+      );
+    }
     return (
       <p className="muted small report-freshness" aria-live="polite">
-        Up to date as of {formatTime(view.updatedAt)}; a newer report shows up here by itself.
+        Up to date as of {clockTime(at)}; a newer report shows up here by itself.
       </p>
     );
   }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DashboardClient, ReportRun, ReportSummary } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
+import { useOnReconnect } from '../lib/connection';
 
 /** Polls while the report is pending: quickly at first, then every few seconds. */
 const pollDelay = (attempt: number) => (attempt < 10 ? 1500 : 5000);
@@ -120,6 +121,15 @@ export function useReport(date: string) {
 
   // While a ready report is open, notice a newer one: quietly on a timer and when the tab regains focus.
   const phase = view.phase;
+  const phaseRef = useRef(phase);
+  phaseRef.current = phase;
+  // Back from a lost connection: a load that failed starts again; a ready report is checked.
+  useOnReconnect(
+    useCallback(() => {
+      if (phaseRef.current === 'error') start(false);
+      else if (phaseRef.current === 'ready') window.dispatchEvent(new Event('focus'));
+    }, [start]),
+  );
   useEffect(() => {
     if (phase !== 'ready') return;
     const check = () => {

@@ -1,17 +1,16 @@
 import { useEffect } from 'react';
 import type { DashboardClient, SpecStat } from '../../../../src/client/index.js';
 import { useClient } from '../../api/client';
-import { ReportDateField } from '../../components/ReportDateField';
 import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../../components/ui';
-import { Link, usePageTitle, usePath, useQueryParam } from '../../lib/router';
-import { formatDate, formatDateTime, formatPercent, fromNow, todayUtc } from '../../lib/time';
+import { Link } from '../../lib/router';
+import { formatDate, formatDateTime, formatPercent, fromNow } from '../../lib/time';
 import { useAsync } from '../../lib/useAsync';
-import { attemptLine, clockTime } from '../ReportProgress';
+import { AttemptDetails, attemptLine, clockTime, shortReason } from '../ReportProgress';
 import { AppTrend } from './AppTrend';
 import { FailingSpecActions, type FailingSpecContext, KnownFailuresTable } from './FailingSpecActions';
 import { FailureGroups } from './FailureGroups';
 import { SpecHistory, SpecWhy } from './SpecHistory';
-import { appIdFromPath, dateFromSearch, formatDuration, lastFailureAuthor, specLists } from './links';
+import { formatDuration, lastFailureAuthor, specLists } from './links';
 import './insight.css';
 
 /** Pages of 100 (the API's largest); a project with more than 2000 specs shows its first 2000. */
@@ -147,18 +146,14 @@ function Section({
   );
 }
 
-/** `/apps/:id/report?date=YYYY-MM-DD`: one application's specs in the report of a date. */
-export function AppReportPage() {
-  const path = usePath();
-  const appId = appIdFromPath(path) ?? 0;
-  const today = todayUtc();
-  // The date lives in the address (shareable, and the back button restores it).
-  const [dateParam, setDate] = useQueryParam('date', today);
-  const date = dateFromSearch(`?date=${dateParam}`) ?? today;
+/**
+ * One application's specs in the report of a date; the page frame around it (heading, date field,
+ * unknown application) is `AppReportPage`.
+ */
+export function AppReportBody({ appId, date, appName }: { appId: number; date: string; appName: string }) {
   const client = useClient();
   const state = useAsync(() => loadAppReport(client, appId, date), [client, appId, date]);
-  const name = state.data?.detail?.app?.name;
-  usePageTitle(name ? `${name} report` : 'Application report');
+  const name = appName;
 
   // A report still being generated is asked for again shortly.
   const pending = state.data?.report.summary.status === 'pending';
@@ -176,27 +171,13 @@ export function AppReportPage() {
   const knownFailing = lists.failing.filter((spec) => spec.quarantine);
   const contextOf = (spec: SpecStat): FailingSpecContext => ({
     appId,
-    appName: name ?? `App ${appId}`,
+    appName: name,
     date,
     spec,
   });
 
   return (
     <>
-      <div className="page-header">
-        <div>
-          <p className="muted small breadcrumb">
-            <Link to="/">Overview</Link> › Application report
-          </p>
-          <h1 id="page-title" tabIndex={-1}>
-            {name ?? 'Application report'}
-          </h1>
-        </div>
-        <div className="toolbar">
-          <ReportDateField id="app-report-date" date={date} max={today} onChange={setDate} />
-        </div>
-      </div>
-
       {state.loading && !data && <Spinner label="Loading the application report…" />}
       {Boolean(state.error) && <ErrorMessage error={state.error} onRetry={state.reload} />}
       {data && pending && (
@@ -216,17 +197,21 @@ export function AppReportPage() {
       )}
       {data && data.report.summary.status === 'failed' && (
         <div className="alert alert-error" role="alert">
-          {data.shown ? (
-            <span>
-              Regeneration failed at {clockTime(data.report.summary.updatedAt)} — showing the report generated
-              at {clockTime(data.shown.summary.lastReadyAt)}.
-            </span>
-          ) : (
-            <span>
-              The report for this date could not be generated. Regenerate it from the{' '}
-              <Link to="/">Overview</Link>.
-            </span>
-          )}
+          <span>
+            {data.shown ? (
+              <>
+                Regeneration failed at {clockTime(data.report.summary.updatedAt)} — showing the report
+                generated at {clockTime(data.shown.summary.lastReadyAt)}.
+              </>
+            ) : (
+              <>
+                The report for this date could not be generated. Regenerate it from the{' '}
+                <Link to={`/?date=${date}`}>Overview</Link>.
+              </>
+            )}
+            {data.report.summary.lastError && <> Cause: {shortReason(data.report.summary.lastError)}.</>}
+            <AttemptDetails summary={data.report.summary} />
+          </span>
         </div>
       )}
       {data?.shown && !data.detail && (
