@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeCommit, fakeCommitPull } from '../fakes/fake-github.js';
 import { TEST_KEY } from '../support/test-app.js';
 import { type Browser, chromiumAvailable, CHROMIUM, openSignedIn, type Stack } from './harness.js';
+import { seriousViolations, sidewaysOverflow } from './page-checks.js';
 import { screens } from './screens.js';
 import { closeSession, openSession, STEP, waitText } from './steps.js';
 
@@ -104,6 +105,14 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('why a spec fails, in Chr
     await waitText(groups, /Timed out retrying after 4000ms/);
     await waitText(groups, /pay\.cy\.ts/);
     await screens(page, 'app-report-why');
+    // With the suspects open and the full error shown: no serious axe finding, and no sideways
+    // scroll on a phone, light or dark.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await sidewaysOverflow(page), scheme).toBe(0);
+      expect(await seriousViolations(page), scheme).toEqual([]);
+    }
     expect(problems).toEqual([]);
   }, 120_000);
 });
