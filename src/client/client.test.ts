@@ -184,6 +184,13 @@ describe.each(DIALECTS)('DashboardClient against the live server (%s)', (dialect
     await expect(client.reports.detail(999_999, 1)).rejects.toMatchObject({ status: 404 });
     await expect(client.reports.specs(999_999, 1, { limit: 5 })).rejects.toMatchObject({ status: 404 });
     await expect(client.reports.specs(0, 1)).rejects.toMatchObject({ status: 400 });
+    await expect(client.reports.failureGroups(999_999, 1)).rejects.toMatchObject({ status: 404 });
+    await expect(client.apps.suspects(999_999, { spec: 'a.cy.ts', date })).rejects.toMatchObject({
+      status: 404,
+    });
+    await expect(client.apps.suspects(1, { spec: 'a.cy.ts', date: 'soon' })).rejects.toMatchObject({
+      status: 400,
+    });
     await expect(client.reports.changes(date)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
     await expect(client.reports.changes('2025-02-30')).rejects.toMatchObject({ status: 400 });
   });

@@ -9,6 +9,7 @@ import type { ValidateKeyResponse } from '../modules/auth/auth.schema.js';
 import type { HealthResponse } from '../modules/health/health.schema.js';
 import type { JobListResponse, JobName, JobRunAccepted } from '../modules/jobs/jobs.schema.js';
 import type { StatusResponse } from '../modules/status/status.schema.js';
+import type { SuspectsResponse } from '../modules/suspects/suspects.schema.js';
 import type {
   CreateTodoBody,
   DeleteCompletedResponse,
@@ -114,6 +115,9 @@ export class DashboardClient {
     update: (id: number, body: UpdateAppBody) =>
       this.call<Static<typeof AppResponse>>('PUT', `/api/apps/${id}`, { body }),
     remove: (id: number) => this.call<MessageResponse>('DELETE', `/api/apps/${id}`),
+    /** The commits (and pull requests) between a failing spec's last pass and its streak. */
+    suspects: (id: number, query: { spec: string; date: string }) =>
+      this.get<Static<typeof SuspectsResponse>>(`/api/apps/${id}/suspects`, { ...query }),
   };
 
   readonly todos = {

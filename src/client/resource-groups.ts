@@ -25,6 +25,7 @@ import type {
 import type {
   ChangesResponse,
   DeadLetterListResponse,
+  FailureGroupsResponse,
   QueueStatusResponse,
   ReplayResponse,
   SummaryListQuery,
@@ -160,6 +161,12 @@ export function reportsGroup(client: Caller) {
       client.call<Static<typeof SpecListResponse>>('GET', `/api/e2e_run_report/${summaryId}/${appId}/specs`, {
         query: { ...page },
       }),
+    /** The failed tests of the app's uploaded runs in the report's window, grouped by cause. */
+    failureGroups: (summaryId: number, appId: number) =>
+      client.call<Static<typeof FailureGroupsResponse>>(
+        'GET',
+        `/api/e2e_run_report/${summaryId}/${appId}/failure_groups`,
+      ),
     /** What changed between the ready report of `date` and the one of the day before. */
     changes: (date: string) =>
       client.call<Static<typeof ChangesResponse>>(

@@ -146,6 +146,8 @@ export interface E2eReportSpecsTable {
   failing_since: string | null;
   avg_duration_ms: number | null;
   last_failure_author: string | null;
+  /** JSON of the spec's history, run links, streak commits and last error (null before 010). */
+  history: string | null;
 }
 
 export interface JobRunsTable {

@@ -27,6 +27,12 @@ export async function startReportWorker(container: Container): Promise<ReportWor
     source: container.reports.source,
     notify: container.notifications.sink,
     quarantine: container.quarantine.effects,
+    suspects: {
+      budgetMs: config.externalTimeoutMs,
+      // An app deleted since the report was made has no repository to ask (rejects: no suspects).
+      repositoryUrlOf: async (appId) => (await container.apps.service.get(appId)).repositoryUrl,
+      pullRequestsWithin: (input, budgetMs) => container.suspects.service.pullRequestsWithin(input, budgetMs),
+    },
     log: {
       info: (object, message) => log.info(object, message),
       warn: (object, message) => log.warn(object, message),

@@ -4,7 +4,12 @@ import { type Broker, CHANNELS, type DeadLetterEntry } from '../broker/broker.js
 import type { NotificationSink } from '../modules/notifications/notification-sink.js';
 import type { QuarantineEffects } from '../modules/quarantine/report-effects.js';
 import { createAggregator, reportWindow } from '../modules/reports/aggregation.js';
-import { reportNotifications } from '../modules/reports/report-notifications.js';
+import {
+  reportNotifications,
+  type SuspectsSource,
+  suspectsWithin,
+  withFailingSpecDetails,
+} from '../modules/reports/report-notifications.js';
 import { lastErrorOf, MAX_ATTEMPTS } from '../modules/reports/report-progress.js';
 import { dedupFor, parseReportRequest, type ReportRequest } from '../modules/reports/report-requests.js';
 import type { ReportsRepository } from '../modules/reports/reports.repository.js';
@@ -47,6 +52,8 @@ export interface ReportProcessorDeps {
   notify: NotificationSink;
   /** Takes known (quarantined) failures out of the e2e_failure alerts; all alerts kept when absent. */
   quarantine?: Pick<QuarantineEffects, 'filterReportNotifications'>;
+  /** Suspect pull requests for the failing specs of e2e_failure alerts; none when absent. */
+  suspects?: SuspectsSource;
   log: ProcessorLogger;
   settings: { retryBaseMs: number; visibilityMs: number; staleMs: number };
   onProcessed?: (outcome: ProcessingOutcome, seconds: number) => void;
@@ -130,8 +137,9 @@ export function createReportProcessor(deps: ReportProcessorDeps) {
     if (newest !== undefined && newest > request.date) return aggregate;
     const names = new Map(apps.map((app) => [app.id, app.name]));
     const notifications = reportNotifications(aggregate.details, names, previousDay, sameDay);
-    for (const notification of await (deps.quarantine?.filterReportNotifications(notifications) ??
-      notifications)) {
+    const kept = await (deps.quarantine?.filterReportNotifications(notifications) ?? notifications);
+    const detailed = await withFailingSpecDetails(kept, aggregate.details, suspectsWithin(deps.suspects));
+    for (const notification of detailed) {
       await deps
         .notify(notification)
         .catch((error: unknown) => warn(error, 'could not store a report notification'));

@@ -22,6 +22,13 @@ const spec = (name: string, overrides: Partial<SpecStat> = {}): SpecStat => ({
   avgDurationMs: null,
   lastFailureAuthor: null,
   quarantine: null,
+  history: [],
+  lastRunUrl: null,
+  lastFailedRunNumber: null,
+  lastFailedRunUrl: null,
+  firstFailedCommitSha: null,
+  lastPassedCommitSha: null,
+  lastError: null,
   ...overrides,
 });
 

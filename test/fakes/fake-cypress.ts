@@ -16,6 +16,9 @@ export interface FakeSpecRow {
   spec_duration?: number | null;
   commit_author_name?: string | null;
   commit_branch?: string | null;
+  /** The run's commit and its page on Cypress Cloud. */
+  commit_sha?: string | null;
+  run_url?: string | null;
   /** Older fixtures' branch field; `commit_branch` is the export's name for it. */
   branch?: string;
   [extra: string]: unknown;

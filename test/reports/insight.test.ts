@@ -80,6 +80,13 @@ describe.each(DIALECTS)('report insight endpoints (%s)', (dialect) => {
       avgDurationMs: 2334,
       lastFailureAuthor: 'Linus',
       quarantine: null,
+      history: expect.any(Array),
+      lastRunUrl: null,
+      lastFailedRunNumber: 3,
+      lastFailedRunUrl: null,
+      firstFailedCommitSha: null,
+      lastPassedCommitSha: null,
+      lastError: null,
     });
     expect(specs[1]).toMatchObject({
       spec: 'search.cy.ts',

@@ -8,6 +8,7 @@ import * as reportVersions from './006-report-versions.js';
 import * as testResults from './007-test-results.js';
 import * as quarantine from './008-quarantine.js';
 import * as appRepositoryUrl from './009-app-repository-url.js';
+import * as specHistory from './010-spec-history.js';
 
 /** Migrations are listed in code (not read from disk) so the built package needs no globbing. */
 export const migrationProvider: MigrationProvider = {
@@ -22,6 +23,7 @@ export const migrationProvider: MigrationProvider = {
       '007-test-results': testResults,
       '008-quarantine': quarantine,
       '009-app-repository-url': appRepositoryUrl,
+      '010-spec-history': specHistory,
     });
   },
 };

@@ -28,8 +28,9 @@ export interface QuarantineEffects {
   /**
    * The notifications of a ready report with known failures taken out of `e2e_failure`: for an
    * app with active quarantines, `failingSpecs` keeps only the others and `quarantinedFailingSpecs`
-   * lists the known ones (possibly none); an app whose failing specs are all known gets no alert.
-   * Other notifications, and those of apps without quarantines, pass unchanged.
+   * lists the known ones; an app whose failing specs are all known gets no alert. Every e2e_failure
+   * leaves with `quarantinedFailingSpecs` (an empty list when nothing known failed). Other
+   * notifications pass unchanged.
    */
   filterReportNotifications(notifications: readonly NotificationInput[]): Promise<NotificationInput[]>;
 }
@@ -94,9 +95,9 @@ export function createQuarantineEffects(repository: QuarantineRepository): Quara
           continue;
         }
         const quarantined = typeof data.appId === 'number' ? byApp.get(data.appId) : undefined;
-        // An app without any quarantine keeps the alert exactly as it always was.
+        // An app without any quarantine keeps its alert, with no known failures named.
         if (!quarantined) {
-          kept.push(notification);
+          kept.push({ ...notification, data: { ...data, quarantinedFailingSpecs: [] } });
           continue;
         }
         const { fresh, known } = splitFailingSpecs(failingSpecs, quarantined);

@@ -92,6 +92,9 @@ interface ProjectState {
   /** Run number and commit author by run index. */
   runNumbers: number[];
   runAuthors: (string | undefined)[];
+  /** The run's commit and link by run index: the first row of the run that names one. */
+  runCommits: (string | undefined)[];
+  runUrls: (string | undefined)[];
   specs: SpecAggregator;
 }
 
@@ -119,6 +122,18 @@ function normalised(value: unknown): string {
   if (value === 'passed' || value === 'failed') return value;
   if (value === 'noTests') return 'notests';
   return typeof value === 'string' ? value.trim().toLowerCase() : '';
+}
+
+/** Commit shas and run links are short: longer text is not one (and would not fit a link). */
+const MAX_LINK_LENGTH = 2000;
+
+/** A row's commit sha or run link, trimmed; undefined when it carries none. */
+function linkOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const trimmed = value.trim();
+  if (trimmed === '' || trimmed.length > MAX_LINK_LENGTH) return undefined;
+  // Once per run: a copy so the stored text does not keep the parser's chunk alive.
+  return withoutNul(Buffer.from(trimmed, 'utf8').toString('utf8'));
 }
 
 /** Milliseconds of `spec_duration`, or NaN when the row carries no usable one. */
@@ -154,6 +169,8 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
       lastRunNumber: NaN,
       runNumbers: [],
       runAuthors: [],
+      runCommits: [],
+      runUrls: [],
       specs: createSpecAggregator(windowStartMs),
     });
   }
@@ -173,6 +190,8 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
       if (!run) {
         const index = project.runNumbers.push(runNumber) - 1;
         project.runAuthors.push(undefined);
+        project.runCommits.push(undefined);
+        project.runUrls.push(undefined);
         run = {
           index,
           passed: true,
@@ -199,6 +218,8 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
         run.authorFromFailure = failed;
         project.runAuthors[run.index] = run.author;
       }
+      if (project.runCommits[run.index] === undefined) project.runCommits[run.index] = linkOf(row.commit_sha);
+      if (project.runUrls[run.index] === undefined) project.runUrls[run.index] = linkOf(row.run_url);
       if (typeof row.spec === 'string' && row.spec !== '') {
         const flags =
           (counted ? SPEC_ROW.counted : 0) | (failed ? SPEC_ROW.failed : 0) | (flaky ? SPEC_ROW.flaky : 0);
@@ -209,6 +230,8 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
           flags,
           durationOf(row.spec_duration),
           author,
+          runNumber,
+          failed && typeof row.error_message === 'string' ? row.error_message : '',
         );
       }
     },
@@ -225,7 +248,10 @@ export function createAggregator(apps: readonly ReportedApp[], date: string) {
         if (!project || project.runs.size === 0) continue;
         let specs = specsByName.get(app.name);
         if (!specs) {
-          specs = project.specs.finish(project.runNumbers, project.runAuthors);
+          specs = project.specs.finish(project.runNumbers, project.runAuthors, {
+            commits: project.runCommits,
+            urls: project.runUrls,
+          });
           specsByName.set(app.name, specs);
         }
         details.push(summariseRuns(app.id, project.runs, date, specs));

@@ -89,11 +89,18 @@ const isLater = (a: string, b: string) => {
  * Tests without error text are left out (no text at all gives an empty list).
  */
 export function groupFailures(failures: Iterable<FailedTest>): FailureGroup[] {
+  const grouper = createFailureGrouper();
+  for (const failure of failures) grouper.add(failure);
+  return grouper.finish();
+}
+
+/** The same grouping fed one failure at a time: memory grows with the groups, not the failures. */
+export function createFailureGrouper() {
   const groups = new Map<string, { group: FailureGroup; specs: Set<string> }>();
-  for (const failure of failures) {
-    if (failure.message === null) continue;
+  function add(failure: FailedTest): void {
+    if (failure.message === null) return;
     const signature = failureSignature(failure.message);
-    if (signature === '') continue;
+    if (signature === '') return;
     const known = groups.get(signature);
     if (!known) {
       groups.set(signature, {
@@ -106,7 +113,7 @@ export function groupFailures(failures: Iterable<FailedTest>): FailureGroup[] {
         },
         specs: new Set([failure.spec]),
       });
-      continue;
+      return;
     }
     known.group.tests += 1;
     known.specs.add(failure.spec);
@@ -115,15 +122,17 @@ export function groupFailures(failures: Iterable<FailedTest>): FailureGroup[] {
       known.group.message = cut(firstLine(failure.message), EXAMPLE_MAX_LENGTH);
     }
   }
-  return [...groups.values()]
-    .map(({ group, specs }) => ({ ...group, specs: [...specs].sort() }))
-    .sort((a, b) =>
-      b.tests !== a.tests
-        ? b.tests - a.tests
-        : a.signature < b.signature
-          ? -1
-          : a.signature > b.signature
-            ? 1
-            : 0,
-    );
+  const finish = (): FailureGroup[] =>
+    [...groups.values()]
+      .map(({ group, specs }) => ({ ...group, specs: [...specs].sort() }))
+      .sort((a, b) =>
+        b.tests !== a.tests
+          ? b.tests - a.tests
+          : a.signature < b.signature
+            ? -1
+            : a.signature > b.signature
+              ? 1
+              : 0,
+      );
+  return { add, finish };
 }

@@ -6,6 +6,7 @@ import {
   ChangesResponse,
   DateParams,
   DetailParams,
+  FailureGroupsResponse,
   SpecListQuery,
   SpecListResponse,
 } from './reports.schema.js';
@@ -14,6 +15,9 @@ const tags = ['E2E reports'];
 // Tables each cached answer is read from.
 const specTables = {
   tables: ['e2e_report_summaries', 'e2e_report_details', 'e2e_report_specs', 'apps', 'quarantines'],
+};
+const failureTables = {
+  tables: ['e2e_report_summaries', 'apps', 'test_result_uploads', 'test_result_failures'],
 };
 
 /** Per-spec statistics of a report detail and the day-over-day changes. */
@@ -43,6 +47,24 @@ export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService 
       );
       return listResponse(items, total, page);
     },
+  );
+
+  app.get(
+    '/e2e_run_report/:summaryId/:appId/failure_groups',
+    {
+      config: { responseCache: failureTables },
+      schema: {
+        tags,
+        summary:
+          "Failed tests of the application's uploaded runs in the report's window, grouped by the normalised first line of their message: most tests first",
+        params: DetailParams,
+        response: { 200: FailureGroupsResponse, ...errorResponses(400, 401, 404, 500) },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service.failureGroups(toId(request.params.summaryId), toId(request.params.appId)),
+    }),
   );
 
   app.get(

@@ -1,6 +1,8 @@
 import type { Page } from '../../http/pagination.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { addDays } from '../../shared/time.js';
+import { reportWindow } from './aggregation.js';
+import { createFailureGrouper, type FailureGroup } from './failure-signature.js';
 import { NO_QUARANTINES, type QuarantineEffects } from '../quarantine/report-effects.js';
 import type { DetailWithApp, ReportsRepository } from './reports.repository.js';
 import type { ReportChanges } from './reports.schema.js';
@@ -12,6 +14,9 @@ export interface InsightServiceDeps {
   specsRepository: SpecsRepository;
   quarantine?: QuarantineEffects;
 }
+
+/** Failed tests read per query: a window may hold any number of them. */
+const FAILURES_PAGE_SIZE = 2000;
 
 const specKey = (appId: number, spec: string) => `${appId}\u0000${spec}`;
 
@@ -69,16 +74,40 @@ export function createInsightService({
     return { newFailingSpecs: newFailingSpecs.sort(byApp), fixedSpecs: fixedSpecs.sort(byApp) };
   }
 
+  /** The report and app both exist, or the same 404 as the specs endpoint. */
+  async function knownSummary(summaryId: number, appId: number) {
+    const [summary, appExists] = await Promise.all([
+      reports.findSummaryById(summaryId),
+      reports.appExists(appId),
+    ]);
+    if (!summary) throw new NotFoundError(`Report ${summaryId} not found`);
+    if (!appExists) throw new NotFoundError(`Application ${appId} not found`);
+    return summary;
+  }
+
   return {
     async specs(summaryId: number, appId: number, page: Page) {
-      const [summary, appExists] = await Promise.all([
-        reports.findSummaryById(summaryId),
-        reports.appExists(appId),
-      ]);
-      if (!summary) throw new NotFoundError(`Report ${summaryId} not found`);
-      if (!appExists) throw new NotFoundError(`Application ${appId} not found`);
+      await knownSummary(summaryId, appId);
       const { rows, total } = await specs.page(summaryId, appId, page.limit, page.offset);
       return { items: await quarantine.annotateSpecs(appId, rows.map(toSpecStat)), total };
+    },
+
+    /** The failed tests of the app's runs uploaded in the report's window, grouped by cause. */
+    async failureGroups(summaryId: number, appId: number): Promise<FailureGroup[]> {
+      const summary = await knownSummary(summaryId, appId);
+      const { startDate, endDate } = reportWindow(summary.date);
+      const fromIso = `${startDate}T00:00:00.000Z`;
+      const toIso = `${addDays(endDate, 1)}T00:00:00.000Z`;
+      const grouper = createFailureGrouper();
+      for (let afterId = 0; ;) {
+        const page = await specs.failuresPage(appId, fromIso, toIso, afterId, FAILURES_PAGE_SIZE);
+        for (const failure of page) {
+          grouper.add({ spec: failure.spec, message: failure.message, at: failure.created_at });
+        }
+        if (page.length < FAILURES_PAGE_SIZE) break;
+        afterId = page[page.length - 1]!.id;
+      }
+      return grouper.finish();
     },
 
     /** The (last) ready report of `date` against the (last) ready report of the day before. */

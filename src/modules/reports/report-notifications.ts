@@ -1,5 +1,26 @@
 import type { NotificationInput } from '../notifications/notification-sink.js';
 import type { AppReport } from './aggregation.js';
+import type { SpecStat } from './spec-aggregation.js';
+
+/** A pull request suspected of breaking a spec (as the suspects module finds them). */
+export interface SuspectPull {
+  number: number;
+  title: string;
+  url: string;
+  author: string;
+}
+
+/** What a failure alert says about one failing spec. */
+export interface FailingSpecDetail {
+  spec: string;
+  /** The spec's last failed run's page, when the rows named one. */
+  runUrl: string | null;
+  error: string | null;
+  suspects: SuspectPull[];
+}
+
+/** The suspects of one failing spec of an app; never rejects, answers [] when it cannot tell. */
+export type FindSuspects = (appId: number, spec: SpecStat) => Promise<SuspectPull[]>;
 
 interface StoredDetail {
   app_id: number;
@@ -47,7 +68,13 @@ export function reportNotifications(
         type: 'e2e_failure',
         title: `E2E tests failing: ${appName}`,
         message: failureMessage(detail, appName),
-        data: { ...data, failingSpecs: detail.failingSpecs, lastFailureAuthor: detail.lastFailureAuthor },
+        data: {
+          ...data,
+          failingSpecs: detail.failingSpecs,
+          // Known failures are taken out later (quarantine): none until then, always present.
+          quarantinedFailingSpecs: [],
+          lastFailureAuthor: detail.lastFailureAuthor,
+        },
       });
     } else if (detail.lastRunStatus === 'passed' && was === 'failed') {
       notifications.push({
@@ -59,4 +86,76 @@ export function reportNotifications(
     }
   }
   return notifications;
+}
+
+/**
+ * Adds `data.failingSpecDetails` to each e2e_failure alert: per spec of its `failingSpecs` (after
+ * known failures were taken out, same order) the last failed run's link, the error's first line
+ * and the suspect pull requests, all specs of all alerts asked at once.
+ */
+export async function withFailingSpecDetails(
+  notifications: readonly NotificationInput[],
+  details: readonly AppReport[],
+  findSuspects: FindSuspects | undefined,
+): Promise<NotificationInput[]> {
+  const byApp = new Map(details.map((detail) => [detail.appId, detail]));
+  return Promise.all(
+    notifications.map(async (notification) => {
+      const data = notification.data;
+      if (notification.type !== 'e2e_failure' || !data || !Array.isArray(data.failingSpecs)) {
+        return notification;
+      }
+      const appId = typeof data.appId === 'number' ? data.appId : NaN;
+      const specs = new Map(byApp.get(appId)?.specs.map((spec) => [spec.spec, spec]));
+      const failingSpecDetails = await Promise.all(
+        (data.failingSpecs as unknown[]).map(async (name): Promise<FailingSpecDetail> => {
+          const spec = typeof name === 'string' ? specs.get(name) : undefined;
+          return {
+            spec: String(name),
+            runUrl: spec?.lastFailedRunUrl ?? null,
+            error: spec?.lastError?.message ?? null,
+            suspects: spec && findSuspects ? await findSuspects(appId, spec) : [],
+          };
+        }),
+      );
+      return { ...notification, data: { ...data, failingSpecDetails } };
+    }),
+  );
+}
+
+/** Where failure alerts find suspects: the apps' repositories and the suspects module. */
+export interface SuspectsSource {
+  /** The most an alert waits for its suspects (EXTERNAL_TIMEOUT_MS). */
+  budgetMs: number;
+  repositoryUrlOf(appId: number): Promise<string | null>;
+  pullRequestsWithin(
+    input: { repositoryUrl: string | null; base: string | null; head: string | null },
+    budgetMs: number,
+  ): Promise<SuspectPull[]>;
+}
+
+/**
+ * Suspects for the alerts of one report, all sharing one budget that starts now: however many
+ * specs are asked, the alerts wait at most `budgetMs`, and any failure gives [] for its spec.
+ */
+export function suspectsWithin(source: SuspectsSource | undefined): FindSuspects | undefined {
+  if (!source) return undefined;
+  const deadline = Date.now() + source.budgetMs;
+  const repositoryUrls = new Map<number, Promise<string | null>>();
+  return async (appId, spec) => {
+    if (spec.firstFailedCommitSha === null || spec.lastPassedCommitSha === null) return [];
+    try {
+      let repositoryUrl = repositoryUrls.get(appId);
+      if (!repositoryUrl) {
+        repositoryUrl = source.repositoryUrlOf(appId);
+        repositoryUrls.set(appId, repositoryUrl);
+      }
+      const url = await repositoryUrl;
+      const base = spec.lastPassedCommitSha;
+      const head = spec.firstFailedCommitSha;
+      return await source.pullRequestsWithin({ repositoryUrl: url, base, head }, deadline - Date.now());
+    } catch {
+      return [];
+    }
+  };
 }

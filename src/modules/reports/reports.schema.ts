@@ -252,6 +252,15 @@ export const ReplayResponse = Type.Object({
   data: Type.Object({ replayed: Type.Integer() }),
 });
 
+const SpecResult = Type.Object(
+  {
+    runNumber: Type.Integer(),
+    status: Type.Union([Type.Literal('passed'), Type.Literal('failed'), Type.Literal('flaky')]),
+    at: Timestamp,
+  },
+  { title: 'SpecResult' },
+);
+
 export const SpecStat = Type.Object(
   {
     spec: Type.String(),
@@ -266,6 +275,24 @@ export const SpecStat = Type.Object(
     avgDurationMs: OrNull(Type.Integer()),
     lastFailureAuthor: OrNull(Type.String()),
     quarantine: OrNull(SpecQuarantine),
+    history: Type.Array(SpecResult, {
+      description: "The spec's last results (at most 10) in the report's window, oldest first",
+    }),
+    lastRunUrl: OrNull(Type.String()),
+    lastFailedRunNumber: OrNull(Type.Integer()),
+    lastFailedRunUrl: OrNull(Type.String()),
+    firstFailedCommitSha: OrNull(
+      Type.String({ description: 'Commit of the first run of the current failing streak' }),
+    ),
+    lastPassedCommitSha: OrNull(
+      Type.String({ description: 'Commit of the last passing run before the failing streak' }),
+    ),
+    lastError: OrNull(
+      Type.Object(
+        { message: Type.String({ maxLength: 300 }) },
+        { description: "First line of the first failure message of the spec's last failed run" },
+      ),
+    ),
   },
   { title: 'SpecStat' },
 );
@@ -301,3 +328,19 @@ export const ReportChanges = Type.Object({
 });
 export type ReportChanges = Static<typeof ReportChanges>;
 export const ChangesResponse = Type.Object({ success: Type.Literal(true), data: ReportChanges });
+
+export const FailureGroup = Type.Object(
+  {
+    signature: Type.String({ description: 'The first line with varying parts replaced by placeholders' }),
+    message: Type.String({ description: 'First line of the latest failure of the group (≤ 300 characters)' }),
+    specs: Type.Array(Type.String()),
+    tests: Type.Integer({ description: 'Failed tests in the group' }),
+    lastSeenAt: Timestamp,
+  },
+  { title: 'FailureGroup' },
+);
+export type FailureGroup = Static<typeof FailureGroup>;
+export const FailureGroupsResponse = Type.Object({
+  success: Type.Literal(true),
+  data: Type.Array(FailureGroup),
+});

@@ -244,7 +244,9 @@ describe.each(DIALECTS)('E2E report pipeline (%s)', (dialect) => {
       runId: 11,
       failureCount: 1,
       failingSpecs: ['login.cy.ts'],
+      quarantinedFailingSpecs: [],
       lastFailureAuthor: 'Ada Lovelace',
+      failingSpecDetails: [{ spec: 'login.cy.ts', runUrl: null, error: null, suspects: [] }],
     });
 
     h.fake.rows.push(specRow('web', 12, { created_at: '2025-06-03T10:00:00.000Z' }));

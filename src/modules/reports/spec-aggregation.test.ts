@@ -97,6 +97,13 @@ describe('per-spec aggregation', () => {
       failingSince: null,
       avgDurationMs: null,
       lastFailureAuthor: null,
+      history: [],
+      lastRunUrl: null,
+      lastFailedRunNumber: null,
+      lastFailedRunUrl: null,
+      firstFailedCommitSha: null,
+      lastPassedCommitSha: null,
+      lastError: null,
     });
   });
 

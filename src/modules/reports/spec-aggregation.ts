@@ -1,4 +1,6 @@
 import { successRate } from '../../shared/rates.js';
+import { cut, EXAMPLE_MAX_LENGTH, firstLine } from './failure-signature.js';
+import { CellStore, COUNTED, FAILED, FLAKY, NONE } from './spec-cells.js';
 
 /** What a report keeps about one spec of one app over the report window. */
 export interface SpecStat {
@@ -15,98 +17,42 @@ export interface SpecStat {
   failingSince: string | null;
   avgDurationMs: number | null;
   lastFailureAuthor: string | null;
+  /** Why it fails: the spec's recent results, the runs and commits around its failing streak. */
+  history: SpecResult[];
+  lastRunUrl: string | null;
+  lastFailedRunNumber: number | null;
+  lastFailedRunUrl: string | null;
+  firstFailedCommitSha: string | null;
+  lastPassedCommitSha: string | null;
+  lastError: { message: string } | null;
 }
+
+/**
+ * One result of a spec in the report's window. The instant stays a number (epoch ms) until it is
+ * read back: a report has ten per spec, and formatting them all would cost more than the fold.
+ */
+export interface SpecResult {
+  runNumber: number;
+  status: 'passed' | 'failed' | 'flaky';
+  atMs: number;
+}
+
+/** A spec's history holds at most this many results (the newest). */
+export const HISTORY_LENGTH = 10;
+
+/** What the run of a spec row tells beyond its number and author (null when the rows said nothing). */
+export interface RunLinks {
+  commits: readonly (string | undefined)[];
+  urls: readonly (string | undefined)[];
+}
+
+const NO_LINKS: RunLinks = { commits: [], urls: [] };
 
 /** PostgreSQL text cannot hold NUL: names from the export are stored without it on both dialects. */
 export const withoutNul = (text: string) => (text.includes('\u0000') ? text.replaceAll('\u0000', '') : text);
 
-const COUNTED = 1;
-const FAILED = 2;
-const FLAKY = 4;
-const SEEN = 8;
-
 /** What a row says about its spec run: counted (not noTests), failed, flaky. */
 export const SPEC_ROW = { counted: COUNTED, failed: FAILED, flaky: FLAKY } as const;
-const CHUNK_BITS = 14;
-const CHUNK_SIZE = 1 << CHUNK_BITS;
-const CHUNK_MASK = CHUNK_SIZE - 1;
-const NONE = -1;
-
-/** A cell's run index shares a 32-bit word with its flags (top byte): 16 million runs a project. */
-const RUN_BITS = 24;
-const RUN_MASK = (1 << RUN_BITS) - 1;
-/** Author keys above this fall back to the run's author (a window never has that many). */
-const MAX_AUTHOR_KEY = 0xffff;
-
-/**
- * A spec's run ("cell") is 14 bytes in typed arrays allocated in fixed chunks, so a 200 MB answer,
- * where nearly every row is a spec run of its own, costs a few megabytes and never a copy of the
- * whole store when it grows. A spec's cells form a chain newest first. Most cells hold one row,
- * so only the latest instant is stored; a cell whose rows span time keeps its earliest instant in
- * a small side map. The commit author is mostly a property of the run (kept once per run by the
- * caller); a cell only remembers, as a key into a small table of names, the author its own first
- * failing row carried, because that is the author of the spec's failure even when rows of one run
- * disagree.
- */
-class CellStore {
-  private runAndFlags: Uint32Array[] = [];
-  private next: Int32Array[] = [];
-  private latest: Uint32Array[] = [];
-  private failureAuthor: Uint16Array[] = [];
-  private earliestWhenEarlier = new Map<number, number>();
-  size = 0;
-
-  add(runIndex: number, next: number): number {
-    const id = this.size;
-    if ((id & CHUNK_MASK) === 0) {
-      this.runAndFlags.push(new Uint32Array(CHUNK_SIZE));
-      this.next.push(new Int32Array(CHUNK_SIZE));
-      this.latest.push(new Uint32Array(CHUNK_SIZE));
-      this.failureAuthor.push(new Uint16Array(CHUNK_SIZE));
-    }
-    const chunk = id >>> CHUNK_BITS;
-    const slot = id & CHUNK_MASK;
-    this.runAndFlags[chunk]![slot] = runIndex & RUN_MASK;
-    this.next[chunk]![slot] = next;
-    this.size += 1;
-    return id;
-  }
-
-  runOf = (id: number) => this.runAndFlags[id >>> CHUNK_BITS]![id & CHUNK_MASK]! & RUN_MASK;
-  nextOf = (id: number) => this.next[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
-  flagsOf = (id: number) => this.runAndFlags[id >>> CHUNK_BITS]![id & CHUNK_MASK]! >>> RUN_BITS;
-  latestOf = (id: number) => this.latest[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
-  earliestOf = (id: number) => this.earliestWhenEarlier.get(id) ?? this.latestOf(id);
-  /** 0 when no failing row of the cell named an author, else the author's table index + 1. */
-  failureAuthorOf = (id: number) => this.failureAuthor[id >>> CHUNK_BITS]![id & CHUNK_MASK]!;
-
-  setFailureAuthor(id: number, authorKey: number): void {
-    const chunk = this.failureAuthor[id >>> CHUNK_BITS]!;
-    if (chunk[id & CHUNK_MASK] === 0 && authorKey <= MAX_AUTHOR_KEY) chunk[id & CHUNK_MASK] = authorKey;
-  }
-
-  /** Folds one row into its cell; a first counted row replaces what noTests rows had set. */
-  record(id: number, offsetMs: number, rowFlags: number): void {
-    const chunk = id >>> CHUNK_BITS;
-    const slot = id & CHUNK_MASK;
-    const words = this.runAndFlags[chunk]!;
-    const latest = this.latest[chunk]!;
-    const before = words[slot]! >>> RUN_BITS;
-    const counted = (rowFlags & COUNTED) !== 0;
-    if (before === 0 || (counted && (before & COUNTED) === 0)) {
-      latest[slot] = offsetMs;
-      // A cell without rows never had an earlier instant: most rows open a cell, so skip the map.
-      if (before !== 0) this.earliestWhenEarlier.delete(id);
-    } else if (counted || (before & COUNTED) === 0) {
-      const earliest = Math.min(this.earliestOf(id), offsetMs);
-      const newest = Math.max(latest[slot]!, offsetMs);
-      latest[slot] = newest;
-      if (earliest < newest) this.earliestWhenEarlier.set(id, earliest);
-    }
-    const flags = before | SEEN | (counted ? rowFlags : 0);
-    words[slot] = (words[slot]! & RUN_MASK) | (flags << RUN_BITS);
-  }
-}
 
 interface SpecState {
   /** The spec as the rows spell it (the map key) and as reported (without NUL). */
@@ -119,6 +65,12 @@ interface SpecState {
   maxRunIndex: number;
   durationSum: number;
   durationCount: number;
+  /**
+   * The first failure line of the highest-numbered failed run that carried one: a spec keeps one
+   * short line whatever the number of its runs (rows may come out of run order).
+   */
+  errorRunNumber: number;
+  error: string | undefined;
 }
 
 /** A copy that does not keep the parser's chunk alive (V8 may slice strings out of it). */
@@ -183,6 +135,7 @@ export function createSpecAggregator(windowStartMs: number) {
     state: SpecState,
     runNumbers: readonly number[],
     runAuthors: readonly (string | undefined)[],
+    links: RunLinks,
     instant: (offsetMs: number) => string,
   ): SpecStat {
     const { counted, latestUncounted } = countedCells(state, runNumbers);
@@ -191,6 +144,7 @@ export function createSpecAggregator(windowStartMs: number) {
     let lastFailed = NONE;
     let streakStart = NONE;
     let streakOpen = true;
+    let lastPassed = NONE;
     for (const id of counted) {
       const flags = cells.flagsOf(id);
       if (flags & FLAKY) flakyRuns += 1;
@@ -199,6 +153,7 @@ export function createSpecAggregator(windowStartMs: number) {
         if (lastFailed === NONE) lastFailed = id;
         if (streakOpen) streakStart = id;
       } else {
+        if (lastPassed === NONE) lastPassed = id;
         streakOpen = false;
       }
     }
@@ -212,6 +167,9 @@ export function createSpecAggregator(windowStartMs: number) {
         : ownAuthor !== 0
           ? authorNames[ownAuthor - 1]
           : runAuthors[cells.runOf(lastFailed)];
+    const linkOf = (list: readonly (string | undefined)[], id: number) =>
+      id === NONE ? null : (list[cells.runOf(id)] ?? null);
+    const lastFailedRunNumber = lastFailed === NONE ? null : runNumbers[cells.runOf(lastFailed)]!;
     return {
       spec: state.name,
       totalRuns,
@@ -225,14 +183,40 @@ export function createSpecAggregator(windowStartMs: number) {
       failingSince: lastFailing ? instant(cells.earliestOf(streakStart)) : null,
       avgDurationMs: state.durationCount === 0 ? null : Math.round(state.durationSum / state.durationCount),
       lastFailureAuthor: author ?? null,
+      history: historyOf(counted, runNumbers),
+      lastRunUrl: linkOf(links.urls, last),
+      lastFailedRunNumber,
+      lastFailedRunUrl: linkOf(links.urls, lastFailed),
+      firstFailedCommitSha: lastFailing ? linkOf(links.commits, streakStart) : null,
+      lastPassedCommitSha: linkOf(links.commits, lastPassed),
+      lastError:
+        state.error !== undefined && state.errorRunNumber === lastFailedRunNumber
+          ? { message: state.error }
+          : null,
     };
+  }
+
+  /** The newest results (cells newest first), oldest first. */
+  function historyOf(counted: readonly number[], runNumbers: readonly number[]): SpecResult[] {
+    const results: SpecResult[] = [];
+    for (let i = Math.min(counted.length, HISTORY_LENGTH) - 1; i >= 0; i -= 1) {
+      const id = counted[i]!;
+      const flags = cells.flagsOf(id);
+      results.push({
+        runNumber: runNumbers[cells.runOf(id)]!,
+        status: flags & FAILED ? 'failed' : flags & FLAKY ? 'flaky' : 'passed',
+        atMs: windowStartMs + cells.latestOf(id),
+      });
+    }
+    return results;
   }
 
   return {
     /**
      * One row of `spec` in the project's run at `runIndex`; `offsetMs` counts from the window
      * start (15 days fit 32 bits); `flags` combines SPEC_ROW flags; `durationMs` is NaN when the
-     * row carries none; `author` is the row's commit author (empty when none). Positional
+     * row carries none; `author` is the row's commit author (empty when none); `runNumber` and
+     * `error` (the row's failure message, empty when none) give the spec's last error. Positional
      * arguments: no object per row on the hot path.
      */
     add(
@@ -242,6 +226,8 @@ export function createSpecAggregator(windowStartMs: number) {
       flags: number,
       durationMs: number,
       author: string,
+      runNumber = 0,
+      error = '',
     ): void {
       // Comparing with the predicted spec costs less than hashing the row's fresh string.
       const predicted = previous?.successor;
@@ -256,6 +242,8 @@ export function createSpecAggregator(windowStartMs: number) {
           maxRunIndex: -1,
           durationSum: 0,
           durationCount: 0,
+          errorRunNumber: Number.NEGATIVE_INFINITY,
+          error: undefined,
         };
         specs.set(key, state);
       }
@@ -264,6 +252,14 @@ export function createSpecAggregator(windowStartMs: number) {
       const cell = cellFor(state, runIndex);
       cells.record(cell, offsetMs, flags);
       if (flags & FAILED && author !== '') cells.setFailureAuthor(cell, authorKey(author));
+      // Only rows from uploads carry error text; the first failure line of a run is kept.
+      if (error !== '' && flags & FAILED && runNumber > state.errorRunNumber) {
+        const line = withoutNul(cut(firstLine(error), EXAMPLE_MAX_LENGTH));
+        if (line !== '') {
+          state.errorRunNumber = runNumber;
+          state.error = ownCopy(line);
+        }
+      }
       if (flags & COUNTED && durationMs === durationMs) {
         state.durationSum += durationMs;
         state.durationCount += 1;
@@ -271,7 +267,11 @@ export function createSpecAggregator(windowStartMs: number) {
     },
 
     /** Every spec's statistics, in the order of the specs endpoint. */
-    finish(runNumbers: readonly number[], runAuthors: readonly (string | undefined)[]): SpecStat[] {
+    finish(
+      runNumbers: readonly number[],
+      runAuthors: readonly (string | undefined)[],
+      links: RunLinks = NO_LINKS,
+    ): SpecStat[] {
       // Many specs share instants (one run's rows); formatting each once saves most Date objects.
       const formatted = new Map<number, string>();
       const instant = (offsetMs: number) => {
@@ -283,7 +283,7 @@ export function createSpecAggregator(windowStartMs: number) {
         return text;
       };
       return [...specs.values()]
-        .map((state) => summarise(state, runNumbers, runAuthors, instant))
+        .map((state) => summarise(state, runNumbers, runAuthors, links, instant))
         .sort(compareSpecStats);
     },
   };

@@ -21,6 +21,13 @@ const specsOf = (app: string, count: number): SpecStat[] =>
     failingSince: i % 3 === 0 ? NOW : null,
     avgDurationMs: i === 0 ? null : 1000 + i,
     lastFailureAuthor: i % 3 === 0 ? `dev-${i}` : null,
+    history: [],
+    lastRunUrl: null,
+    lastFailedRunNumber: null,
+    lastFailedRunUrl: null,
+    firstFailedCommitSha: null,
+    lastPassedCommitSha: null,
+    lastError: null,
   }));
 
 const detailOf = (appId: number, specs: SpecStat[]): AppReport => ({

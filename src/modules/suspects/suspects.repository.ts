@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database.js';
 import { isStorableId, parseJson } from '../../db/errors.js';
 import { nowIso } from '../../shared/time.js';
+import { specWhyOf } from '../reports/specs.repository.js';
 
 /** A pull request that brought a commit in, as GitHub named it. */
 export interface RangePullRequest {
@@ -86,15 +87,15 @@ export function createSuspectsRepository(db: Db) {
       const row = await db
         .selectFrom('e2e_report_specs as s')
         .innerJoin('e2e_report_details as d', 'd.id', 's.report_detail_id')
-        .select('s.last_status')
+        .select(['s.last_status', 's.history'])
         .where('d.report_summary_id', '=', summary.id)
         .where('d.app_id', '=', appId)
         .where('s.spec', '=', spec)
         .executeTakeFirst();
       if (!row) return undefined;
-      // The report keeps no commits yet (the spec history of section 2 adds them); until then a
-      // failing spec has no known streak bounds.
-      return { lastStatus: row.last_status, firstFailedCommitSha: null, lastPassedCommitSha: null };
+      // Reports generated before the spec history was kept know no streak bounds (nulls).
+      const { firstFailedCommitSha, lastPassedCommitSha } = specWhyOf(row.history);
+      return { lastStatus: row.last_status, firstFailedCommitSha, lastPassedCommitSha };
     },
   };
 }

@@ -73,6 +73,9 @@ export function createReportRowSource(deps: {
         flaky_tests: spec.flaky,
         spec_duration: spec.duration_ms,
         commit_author_name: spec.author ?? '',
+        commit_sha: spec.commit_sha,
+        run_url: spec.run_url,
+        error_message: spec.first_failure_message,
       }));
       if (page.length < PAGE_SIZE) return;
       afterId = page[page.length - 1]!.id;

@@ -25,6 +25,9 @@ export interface UploadedSpecRow {
   status: string;
   flaky: number;
   duration_ms: number | null;
+  commit_sha: string | null;
+  run_url: string | null;
+  first_failure_message: string | null;
 }
 
 /** Rows per INSERT: well under both dialects' bound-parameter limits. */
@@ -182,6 +185,9 @@ export function createTestResultsRepository(db: Db) {
           's.status',
           's.flaky',
           's.duration_ms',
+          'u.commit_sha',
+          'u.run_url',
+          's.first_failure_message',
         ])
         .where('u.app_id', 'in', [...appIds])
         .where('u.created_at', '>=', fromIso)

@@ -62,6 +62,51 @@ interface E2eContext {
   /** Author of the commit the failing run tested, when known. */
   author?: string;
   failingSpecs: string[];
+  /** Why each failing spec fails, when the alert says (`data.failingSpecDetails`). */
+  details: SpecDetail[];
+}
+
+interface SpecDetail {
+  spec: string;
+  runUrl?: string;
+  error?: string;
+  suspects: { number: number; author?: string }[];
+}
+
+/** `data.failingSpecDetails` as far as it reads: entries without a spec name are left out. */
+function specDetails(value: unknown): SpecDetail[] {
+  if (!Array.isArray(value)) return [];
+  const details: SpecDetail[] = [];
+  for (const entry of value.slice(0, MAX_SPECS)) {
+    if (!entry || typeof entry !== 'object') continue;
+    const item = entry as Record<string, unknown>;
+    if (typeof item.spec !== 'string' || item.spec === '') continue;
+    const suspects = Array.isArray(item.suspects) ? (item.suspects as unknown[]) : [];
+    details.push({
+      spec: item.spec,
+      runUrl: typeof item.runUrl === 'string' && /^https?:\/\//i.test(item.runUrl) ? item.runUrl : undefined,
+      error: typeof item.error === 'string' && item.error !== '' ? item.error : undefined,
+      suspects: suspects.flatMap((suspect) => {
+        const pull = suspect as Record<string, unknown> | null;
+        if (!pull || typeof pull.number !== 'number') return [];
+        return [{ number: pull.number, author: typeof pull.author === 'string' ? pull.author : undefined }];
+      }),
+    });
+  }
+  return details;
+}
+
+/** "checkout: login.cy.ts — Timed out retrying after 4000ms — suspects #412 by alice" */
+function detailLine(appName: string | undefined, detail: SpecDetail): string {
+  const parts = [appName ? `${appName}: ${detail.spec}` : detail.spec];
+  if (detail.error) parts.push(truncate(detail.error, 300));
+  if (detail.suspects.length > 0) {
+    const names = detail.suspects
+      .slice(0, 5)
+      .map((pull) => `#${pull.number}${pull.author ? ` by ${pull.author}` : ''}`);
+    parts.push(`suspects ${names.join(', ')}${detail.suspects.length > 5 ? ', …' : ''}`);
+  }
+  return parts.join(' — ');
 }
 
 function e2eContext(event: WebhookEvent): E2eContext | undefined {
@@ -76,7 +121,13 @@ function e2eContext(event: WebhookEvent): E2eContext | undefined {
     typeof data.lastFailureAuthor === 'string' && data.lastFailureAuthor !== ''
       ? data.lastFailureAuthor
       : undefined;
-  return { appName, runId, author, failingSpecs: specNames(data.failingSpecs) };
+  return {
+    appName,
+    runId,
+    author,
+    failingSpecs: specNames(data.failingSpecs),
+    details: specDetails(data.failingSpecDetails),
+  };
 }
 
 /** Spec names from `data.failingSpecs`: plain strings, or objects naming the spec. */
@@ -117,7 +168,18 @@ function slackMessage(event: WebhookEvent) {
   if (e2e?.runId) fields.push({ type: 'mrkdwn', text: `*Run*\n#${slackEscape(e2e.runId)}` });
   if (e2e?.author) fields.push({ type: 'mrkdwn', text: `*Last commit by*\n${slackEscape(e2e.author)}` });
   if (fields.length > 0) blocks.push({ type: 'section', fields });
-  if (e2e && e2e.failingSpecs.length > 0) {
+  if (e2e && e2e.details.length > 0) {
+    const list = e2e.details
+      .map((detail) => {
+        const line = `• ${slackEscape(detailLine(e2e.appName, detail))}`;
+        return detail.runUrl ? `${line} (<${detail.runUrl}|run>)` : line;
+      })
+      .join('\n');
+    blocks.push({
+      type: 'section',
+      text: { type: 'mrkdwn', text: truncate(`*Failing specs*\n${list}`, SLACK_SECTION_MAX) },
+    });
+  } else if (e2e && e2e.failingSpecs.length > 0) {
     const list = e2e.failingSpecs.map((spec) => `• ${slackEscape(spec)}`).join('\n');
     blocks.push({
       type: 'section',
@@ -146,7 +208,13 @@ function teamsCard(event: WebhookEvent) {
   if (e2e?.appName) facts.push({ name: 'App', value: e2e.appName });
   if (e2e?.runId) facts.push({ name: 'Run', value: `#${e2e.runId}` });
   if (e2e?.author) facts.push({ name: 'Last commit by', value: e2e.author });
-  if (e2e && e2e.failingSpecs.length > 0)
+  if (e2e && e2e.details.length > 0) {
+    const lines = e2e.details.map((detail) => {
+      const line = detailLine(e2e.appName, detail);
+      return detail.runUrl ? `${line} ([run](${detail.runUrl}))` : line;
+    });
+    facts.push({ name: 'Failing specs', value: lines.join('\n\n') });
+  } else if (e2e && e2e.failingSpecs.length > 0)
     facts.push({ name: 'Failing specs', value: e2e.failingSpecs.join(', ') });
   facts.push({ name: 'Created', value: event.createdAt });
   const link = linkOf(event);

@@ -8,6 +8,8 @@ import { useAsync } from '../../lib/useAsync';
 import { AttemptDetails, attemptLine, clockTime, shortReason } from '../ReportProgress';
 import { AppTrend } from './AppTrend';
 import { FailingSpecActions, type FailingSpecContext, KnownFailuresTable } from './FailingSpecActions';
+import { FailureGroups } from './FailureGroups';
+import { SpecHistory, SpecWhy } from './SpecHistory';
 import { formatDuration, lastFailureAuthor, specLists } from './links';
 import './insight.css';
 
@@ -45,11 +47,14 @@ function SpecTable({
   specs,
   columns,
   actions,
+  why,
 }: {
   caption: string;
   specs: SpecStat[];
   columns: 'failing' | 'flaky' | 'slow';
   actions?: (spec: SpecStat) => React.ReactNode;
+  /** What is known of why the spec fails, shown under its name. */
+  why?: (spec: SpecStat) => React.ReactNode;
 }) {
   return (
     <div className="table-wrap">
@@ -58,6 +63,7 @@ function SpecTable({
         <thead>
           <tr>
             <th scope="col">Spec</th>
+            <th scope="col">Recent results</th>
             {columns === 'failing' && <th scope="col">Failing since</th>}
             {columns === 'failing' && <th scope="col">Last failure by</th>}
             {columns === 'flaky' && <th scope="col">Flaky runs</th>}
@@ -76,7 +82,11 @@ function SpecTable({
             <tr key={spec.spec} className={spec.lastStatus === 'failed' ? 'row-bad' : undefined}>
               <th scope="row" data-label="Spec">
                 <code className="spec-name">{spec.spec}</code>
+                {why?.(spec)}
               </th>
+              <td data-label="Recent results">
+                <SpecHistory spec={spec} />
+              </td>
               {columns === 'failing' && (
                 <td data-label="Failing since">
                   {spec.failingSince ? (
@@ -262,8 +272,19 @@ export function AppReportBody({ appId, date, appName }: { appId: number; date: s
               actions={(spec) => (
                 <FailingSpecActions context={contextOf(spec)} onQuarantined={state.reload} />
               )}
+              why={(spec) => (
+                <SpecWhy
+                  spec={spec}
+                  appId={appId}
+                  date={date}
+                  repositoryUrl={data.detail?.app?.repositoryUrl}
+                />
+              )}
             />
           </Section>
+          {data.shown?.summary.id !== undefined && (
+            <FailureGroups summaryId={data.shown.summary.id} appId={appId} />
+          )}
           {knownFailing.length > 0 && (
             <Section id="known-failures" title="Known failures" count={knownFailing.length} empty="">
               <KnownFailuresTable specs={knownFailing} contextOf={contextOf} />
