@@ -3,7 +3,7 @@ import { createInProcessBroker } from '../src/broker/in-process-broker.js';
 import { loadConfig } from '../src/config/config.js';
 import { createContainer, createLogger } from '../src/container.js';
 import { openDatabase } from '../src/db/database.js';
-import { createMetrics } from '../src/http/metrics.js';
+import { createMetrics } from '../src/http/plumbing/metrics.js';
 
 /**
  * The OpenAPI document as the code generates it: every route registers whatever the

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { createContainer, openInfrastructure } from './container.js';
-import { shareWrites } from './http/cache-invalidation.js';
+import { shareWrites } from './http/caching/cache-invalidation.js';
 import type { Scheduler } from './modules/jobs/scheduler.js';
 import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { type ApiRole, startApiRole } from './roles/api.js';

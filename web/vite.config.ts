@@ -5,7 +5,7 @@ import { precompressAssets } from './precompress.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
-// Built into web/dist and served by the API process (src/http/web.ts); `vite` alone proxies the API.
+// Built into web/dist and served by the API process (src/http/plumbing/web.ts); `vite` alone proxies the API.
 export default defineConfig({
   root,
   plugins: [react(), precompressAssets()],

@@ -1,5 +1,5 @@
 import type { Container } from '../container.js';
-import { createReportProcessor } from '../worker/report-processor.js';
+import { createReportProcessor } from '../modules/reports/worker/report-processor.js';
 
 /** Shutdown waits this long for the report message in hand before the connections close. */
 export const SHUTDOWN_GRACE_MS = 30_000;

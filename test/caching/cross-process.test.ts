@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Broker } from '../../src/broker/broker.js';
 import { createBroker } from '../../src/broker/create-broker.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
-import { shareWrites } from '../../src/http/cache-invalidation.js';
+import { shareWrites } from '../../src/http/caching/cache-invalidation.js';
 import { openTestDatabase, type TestDatabase } from '../support/databases.js';
 import { type LiveServer, startLiveServer } from '../support/live-server.js';
 import { redisAvailable, TEST_REDIS_URL } from '../support/services.js';

@@ -5,7 +5,7 @@ import type { Broker } from '../../src/broker/broker.js';
 import { createInProcessBroker } from '../../src/broker/in-process-broker.js';
 import type { Config } from '../../src/config/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { createMetrics, type Metrics } from '../../src/http/metrics.js';
+import { createMetrics, type Metrics } from '../../src/http/plumbing/metrics.js';
 import { type FakeCypress, type FakeSpecRow, startFakeCypress } from '../fakes/fake-cypress.js';
 import { type ReportWorker, startReportWorker } from '../../src/roles/worker.js';
 import { createTestContainer, type TestContainer } from '../support/test-container.js';

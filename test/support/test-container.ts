@@ -6,7 +6,7 @@ import { createInProcessBroker } from '../../src/broker/in-process-broker.js';
 import type { Config } from '../../src/config/config.js';
 import { type Container, createContainer, createLogger } from '../../src/container.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { createMetrics, type Metrics } from '../../src/http/metrics.js';
+import { createMetrics, type Metrics } from '../../src/http/plumbing/metrics.js';
 
 export interface TestContainerOptions {
   database: DatabaseHandle;

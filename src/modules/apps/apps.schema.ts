@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
-import { HttpUrl, Nullable, OrNull, Text, Timestamp } from '../../http/schemas.js';
+import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
+import { HttpUrl, Nullable, OrNull, Text, Timestamp } from '../../http/plumbing/schemas.js';
 
 export const APP_LIMITS = { name: 255, code: 100, pipelineUrl: 500, repositoryUrl: 500 } as const;
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { matchesIfNoneMatch } from '../../http/response-cache.js';
+import { matchesIfNoneMatch } from '../../http/caching/response-cache.js';
 import type { HealthAnswer, createHealthCheck } from './health.check.js';
 import { HealthResponse } from './health.schema.js';
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { StringEnum } from '../../http/schemas.js';
+import { StringEnum } from '../../http/plumbing/schemas.js';
 
 /** One dependency as `/health` (and the status page) sees it. */
 export const DependencyCheck = Type.Object({

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses } from '../../http/schemas.js';
+import { errorResponses } from '../../http/plumbing/schemas.js';
 import { JobListResponse, JobNameParams, JobRunAccepted } from './jobs.schema.js';
 import type { JobsService } from './jobs.service.js';
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { OrNull, Timestamp } from '../../http/schemas.js';
+import { OrNull, Timestamp } from '../../http/plumbing/schemas.js';
 
 /**
  * The four scheduled jobs of the spec, then the quarantine review. Names mirror their override

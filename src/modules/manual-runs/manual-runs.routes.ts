@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listResponse, resolvePage } from '../../http/pagination.js';
-import { errorResponses } from '../../http/schemas.js';
+import { listResponse, resolvePage } from '../../http/plumbing/pagination.js';
+import { errorResponses } from '../../http/plumbing/schemas.js';
 import {
   CreateManualRunBody,
   ManualRunListQuery,

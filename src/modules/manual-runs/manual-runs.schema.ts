@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
-import { Timestamp } from '../../http/schemas.js';
+import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
+import { Timestamp } from '../../http/plumbing/schemas.js';
 import { RUN_STATUSES } from '../../integrations/circleci/circleci-client.js';
 
 export const ManualRun = Type.Object(

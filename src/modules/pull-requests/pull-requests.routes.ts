@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listResponse, resolvePage } from '../../http/pagination.js';
-import { errorResponses, IdParams, SuccessMessage, toId } from '../../http/schemas.js';
-import { requireSomeField } from '../../http/validation.js';
+import { listResponse, resolvePage } from '../../http/plumbing/pagination.js';
+import { errorResponses, IdParams, SuccessMessage, toId } from '../../http/plumbing/schemas.js';
+import { requireSomeField } from '../../http/plumbing/validation.js';
 import {
   CreatePullRequestBody,
   PullRequestDetailsResponse,

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
-import { OrNull, Text, Timestamp } from '../../http/schemas.js';
+import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
+import { OrNull, Text, Timestamp } from '../../http/plumbing/schemas.js';
 
 export const PR_STATUSES = ['open', 'closed', 'merged'] as const;
 export type PullRequestStatus = (typeof PR_STATUSES)[number];

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, SuccessMessage } from '../../http/schemas.js';
+import { errorResponses, SuccessMessage } from '../../http/plumbing/schemas.js';
 import { DeviceTokenBody } from './push.schema.js';
 import type { PushService } from './push.service.js';
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Text } from '../../http/schemas.js';
+import { Text } from '../../http/plumbing/schemas.js';
 
 export const MAX_TOKEN_LENGTH = 4096;
 

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import { listResponse, resolvePage } from '../../http/pagination.js';
-import { errorResponses, IdParams, toId } from '../../http/schemas.js';
-import { toValidationError } from '../../http/validation.js';
+import { listResponse, resolvePage } from '../../http/plumbing/pagination.js';
+import { errorResponses, IdParams, toId } from '../../http/plumbing/schemas.js';
+import { toValidationError } from '../../http/plumbing/validation.js';
 import { ValidationError } from '../../shared/errors.js';
 import {
   CreateQuarantineBody,

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
-import { Nullable, OrNull, QueryFlag, StringEnum, Text, Timestamp } from '../../http/schemas.js';
+import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
+import { Nullable, OrNull, QueryFlag, StringEnum, Text, Timestamp } from '../../http/plumbing/schemas.js';
 
 export const QUARANTINE_LIMITS = { reason: 500, spec: 1000 } as const;
 export const LIFTED_REASONS = ['manual', 'ticket_done', 'expired'] as const;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { listResponse, resolvePage } from '../../http/pagination.js';
-import { errorResponses, toId } from '../../http/schemas.js';
+import { listResponse, resolvePage } from '../../http/plumbing/pagination.js';
+import { errorResponses, toId } from '../../http/plumbing/schemas.js';
 import type { InsightService } from './insight.service.js';
 import {
   ChangesResponse,

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
-import { IdParam, JsonQuery, OrNull, QueryFlag, Timestamp } from '../../http/schemas.js';
-import { ERROR_CODE_KEYWORD } from '../../http/validation.js';
+import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
+import { IdParam, JsonQuery, OrNull, QueryFlag, Timestamp } from '../../http/plumbing/schemas.js';
+import { ERROR_CODE_KEYWORD } from '../../http/plumbing/validation.js';
 import { SpecQuarantine } from '../quarantine/quarantine.schema.js';
 
 const CalendarDate = Type.String({ format: 'calendar-date', examples: ['2025-03-01'] });

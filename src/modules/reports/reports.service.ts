@@ -19,7 +19,7 @@ import {
   toLastReadySummary,
 } from './summary-view.js';
 import { successRate } from '../../shared/rates.js';
-import { countOrphanedPending } from '../../worker/queue-recovery.js';
+import { countOrphanedPending } from './worker/queue-recovery.js';
 
 /** The spec's suggested alert thresholds, applied to the queue (Background messaging, rule 6). */
 export const ALERT_THRESHOLDS = { queueLength: 100, oldestAgeMs: 5 * 60_000 } as const;

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses } from '../../http/schemas.js';
+import { errorResponses } from '../../http/plumbing/schemas.js';
 import { StatusResponse } from './status.schema.js';
 import type { StatusService } from './status.service.js';
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ROLE_NAMES } from '../../config/config.js';
-import { OrNull, StringEnum, Timestamp } from '../../http/schemas.js';
+import { OrNull, StringEnum, Timestamp } from '../../http/plumbing/schemas.js';
 import { JobStatus } from '../jobs/jobs.schema.js';
 import { INTEGRATION_NAMES } from './integration-status.js';
 

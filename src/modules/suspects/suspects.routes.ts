@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses, IdParams, toId } from '../../http/schemas.js';
+import { errorResponses, IdParams, toId } from '../../http/plumbing/schemas.js';
 import { SuspectsQuery, SuspectsResponse } from './suspects.schema.js';
 import type { SuspectsService } from './suspects.service.js';
 

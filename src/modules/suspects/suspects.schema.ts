@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { OrNull, Text } from '../../http/schemas.js';
+import { OrNull, Text } from '../../http/plumbing/schemas.js';
 
 export const SuspectsQuery = Type.Object(
   {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Readable } from 'node:stream';
-import { listResponse, resolvePage } from '../../http/pagination.js';
-import { errorResponses, IdParams, toId } from '../../http/schemas.js';
+import { listResponse, resolvePage } from '../../http/plumbing/pagination.js';
+import { errorResponses, IdParams, toId } from '../../http/plumbing/schemas.js';
 import {
   UploadDetailResponse,
   UploadListQuery,

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
-import { HttpUrl, Text, Timestamp } from '../../http/schemas.js';
+import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
+import { HttpUrl, Text, Timestamp } from '../../http/plumbing/schemas.js';
 import { UPLOAD_FORMATS } from './report-model.js';
 
 const MAX_INTEGER = 2_147_483_647;

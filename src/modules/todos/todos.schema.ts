@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { PaginationQuery, PaginationSchema } from '../../http/pagination.js';
-import { HttpUrl, Nullable, OrNull, Text, Timestamp } from '../../http/schemas.js';
+import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
+import { HttpUrl, Nullable, OrNull, Text, Timestamp } from '../../http/plumbing/schemas.js';
 
 export const TODO_LIMITS = { title: 255, link: 500 } as const;
 

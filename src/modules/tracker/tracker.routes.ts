@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { errorResponses } from '../../http/schemas.js';
+import { errorResponses } from '../../http/plumbing/schemas.js';
 import { TicketListResponse } from './tracker.schema.js';
 import type { TrackerService } from './tracker.service.js';
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Timestamp } from '../../http/schemas.js';
+import { Timestamp } from '../../http/plumbing/schemas.js';
 
 export const TrackerTicket = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { ALL_TABLES } from '../db/write-tracking.js';
+import { ALL_TABLES } from '../../db/write-tracking.js';
 
 /** A serialized 200 answer, ready to be sent again as it is. */
 export interface CachedResponse {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, preValidationHookHandler } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { ValidationError } from '../shared/errors.js';
+import { ValidationError } from '../../shared/errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

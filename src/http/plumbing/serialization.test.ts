@@ -1,6 +1,6 @@
 import fastJsonStringify from 'fast-json-stringify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import type { LazySerializerCompiler } from './serialization.js';
 
 type Schema = Record<string, unknown>;

@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../container.js';
-import { captureLog } from '../../test/support/log-capture.js';
-import { openTestDatabase } from '../../test/support/databases.js';
-import { testConfig } from '../../test/support/test-app.js';
-import { buildTestApp } from '../../test/support/test-container.js';
+import { createLogger } from '../../container.js';
+import { captureLog } from '../../../test/support/log-capture.js';
+import { openTestDatabase } from '../../../test/support/databases.js';
+import { testConfig } from '../../../test/support/test-app.js';
+import { buildTestApp } from '../../../test/support/test-container.js';
 import { deferredChildLogger, maskSecretQuery } from './request-logger.js';
 
 /** A process logger at `level` writing to memory, counting the children made from it. */

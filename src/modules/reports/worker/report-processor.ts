@@ -1,19 +1,19 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { type Broker, CHANNELS, type DeadLetterEntry } from '../broker/broker.js';
-import type { NotificationSink } from '../modules/notifications/notification-sink.js';
-import type { QuarantineEffects } from '../modules/quarantine/report-effects.js';
-import { createAggregator, reportWindow } from '../modules/reports/aggregation.js';
+import { type Broker, CHANNELS, type DeadLetterEntry } from '../../../broker/broker.js';
+import type { NotificationSink } from '../../notifications/notification-sink.js';
+import type { QuarantineEffects } from '../../quarantine/report-effects.js';
+import { createAggregator, reportWindow } from '../aggregation.js';
 import {
   reportNotifications,
   type SuspectsSource,
   suspectsWithin,
   withFailingSpecDetails,
-} from '../modules/reports/report-notifications.js';
-import { lastErrorOf, MAX_ATTEMPTS } from '../modules/reports/report-progress.js';
-import { dedupFor, parseReportRequest, type ReportRequest } from '../modules/reports/report-requests.js';
-import type { ReportsRepository } from '../modules/reports/reports.repository.js';
-import { addDays } from '../shared/time.js';
+} from '../report-notifications.js';
+import { lastErrorOf, MAX_ATTEMPTS } from '../report-progress.js';
+import { dedupFor, parseReportRequest, type ReportRequest } from '../report-requests.js';
+import type { ReportsRepository } from '../reports.repository.js';
+import { addDays } from '../../../shared/time.js';
 import { createQueueRecovery, republish, SWEEP_LOCK } from './queue-recovery.js';
 
 /** Spec: 3 retries, 5 s, 10 s, 20 s (`REPORT_RETRY_BASE_MS`, doubling). */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { Page } from '../shared/page.js';
+import type { Page } from '../../shared/page.js';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 100;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { compileValidator } from './validation.js';
 
 const Body = Type.Object(

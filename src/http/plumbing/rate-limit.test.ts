@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_KEY, type TestApp } from '../../test/support/test-app.js';
+import { createTestApp, TEST_KEY, type TestApp } from '../../../test/support/test-app.js';
 
 let ipCounter = 1;
 const freshIp = () => `10.9.${Math.floor(ipCounter / 250)}.${(ipCounter++ % 250) + 1}`;

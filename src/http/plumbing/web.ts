@@ -31,7 +31,7 @@ const MISSING_BUILD_PAGE = `<!doctype html>
 </body></html>
 `;
 
-/** Walks up from this module (src/http or dist/src/http) to the checkout holding `web/index.html`. */
+/** Walks up from this module (src/http/plumbing or its built copy under dist/) to the checkout holding `web/index.html`. */
 function findProjectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { VERSION } from '../shared/version.js';
+import { VERSION } from '../../shared/version.js';
 
 /** OpenAPI 3.1 generated from the route schemas, served as JSON. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { securityHeaderFields } from './security.js';
 
 describe('security header fields', () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Broker, QueueStats } from '../broker/broker.js';
+import type { Broker, QueueStats } from '../../broker/broker.js';
 
 export type ReportOutcome = 'ready' | 'retry' | 'failed' | 'invalid';
 

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isBrokerUnavailable } from '../broker/broker-errors.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { isBrokerUnavailable } from '../../broker/broker-errors.js';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 import {
   AppError,
   NotFoundError,
@@ -8,7 +8,7 @@ import {
   ServiceUnavailableError,
   TooManyRequestsError,
   ValidationError,
-} from '../shared/errors.js';
+} from '../../shared/errors.js';
 import { toValidationError } from './validation.js';
 
 export interface ErrorEnvelope {

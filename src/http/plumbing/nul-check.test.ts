@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../../test/support/databases.js';
-import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { DIALECTS } from '../../../test/support/databases.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { pathsWithNul } from './nul-check.js';
 
 const NUL = '\u0000';

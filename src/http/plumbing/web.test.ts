@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerWebUi } from './web.js';
 

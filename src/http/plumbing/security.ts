@@ -5,8 +5,8 @@ import helmet, { type HelmetOptions } from 'helmet';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import type { Redis } from 'ioredis';
-import type { Config } from '../config/config.js';
-import { TooManyRequestsError } from '../shared/errors.js';
+import type { Config } from '../../config/config.js';
+import { TooManyRequestsError } from '../../shared/errors.js';
 
 const HELMET_OPTIONS: HelmetOptions = {
   // The interactive docs page needs inline styles/scripts; the JSON API is unaffected.

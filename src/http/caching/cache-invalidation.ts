@@ -1,6 +1,6 @@
-import { type Broker, CHANNELS } from '../broker/broker.js';
-import type { CacheInvalidationMessage } from '../broker/channels.js';
-import type { WriteEvents } from '../db/write-tracking.js';
+import { type Broker, CHANNELS } from '../../broker/broker.js';
+import type { CacheInvalidationMessage } from '../../broker/channels.js';
+import type { WriteEvents } from '../../db/write-tracking.js';
 import type { ResponseCache } from './response-cache.js';
 
 /**

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ResolvedConfig } from 'vite';
-import { precompressAssets } from '../../web/precompress.js';
+import { precompressAssets } from '../../../web/precompress.js';
 import { registerErrorHandling } from './error-handler.js';
 import { registerWebUi } from './web.js';
 

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LiveServer, startLiveServer } from '../../test/support/live-server.js';
-import { TEST_KEY } from '../../test/support/test-app.js';
+import { type LiveServer, startLiveServer } from '../../../test/support/live-server.js';
+import { TEST_KEY } from '../../../test/support/test-app.js';
 
 const LIMIT_MS = 800;
 

@@ -1,11 +1,11 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import { isValidCron } from '../config/env-parsers.js';
-import { isCalendarDate, parseIsoInstant } from '../shared/time.js';
+import { isValidCron } from '../../config/env-parsers.js';
+import { isCalendarDate, parseIsoInstant } from '../../shared/time.js';
 import { addNulCheck, withNulCheck } from './nul-check.js';
 import { addQueryDecoding, JSON_KEYWORD } from './query-decoding.js';
-import { type DetailCode, type ValidationDetail, ValidationError } from '../shared/errors.js';
+import { type DetailCode, type ValidationDetail, ValidationError } from '../../shared/errors.js';
 
 /** Schema keyword letting a schema choose the detail code its failures report. */
 export const ERROR_CODE_KEYWORD = 'x-error-code';

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createInProcessBroker } from '../broker/in-process-broker.js';
-import type { Broker } from '../broker/broker.js';
-import { createAggregator } from '../modules/reports/aggregation.js';
-import { createReportsRepository, type ReportsRepository } from '../modules/reports/reports.repository.js';
-import { DIALECTS, openTestDatabase } from '../../test/support/databases.js';
+import { createInProcessBroker } from '../../../broker/in-process-broker.js';
+import type { Broker } from '../../../broker/broker.js';
+import { createAggregator } from '../aggregation.js';
+import { createReportsRepository, type ReportsRepository } from '../reports.repository.js';
+import { DIALECTS, openTestDatabase } from '../../../../test/support/databases.js';
 import { countOrphanedPending, SWEEP_LOCK } from './queue-recovery.js';
 import { createReportProcessor } from './report-processor.js';
 
