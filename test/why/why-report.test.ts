@@ -172,6 +172,25 @@ describe.each(DIALECTS)('why a spec fails: history, streak commits and alerts (%
       `Spec cart.cy.ts is not failing in the report of ${date}`,
     ]);
     expect(github.requests).toHaveLength(asked);
+
+    // While the date regenerates (or after a regeneration failed) its last ready version answers.
+    const { db } = h.container.database;
+    await db
+      .updateTable('e2e_report_summaries')
+      .set({ status: 'pending' })
+      .where('date', '=', date)
+      .execute();
+    try {
+      const during = await get(`/api/apps/${checkout}/suspects?spec=login.cy.ts&date=${date}`);
+      expect(during.statusCode, during.body).toBe(200);
+      expect(during.json<Json>().data).toEqual(suspects.json<Json>().data);
+    } finally {
+      await db
+        .updateTable('e2e_report_summaries')
+        .set({ status: 'ready' })
+        .where('date', '=', date)
+        .execute();
+    }
   });
 
   it('sends the alert without suspects when GitHub hangs or fails, within EXTERNAL_TIMEOUT_MS', async () => {

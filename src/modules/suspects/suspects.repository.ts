@@ -68,8 +68,10 @@ export function createSuspectsRepository(db: Db) {
     },
 
     /**
-     * The spec in the app's detail of the date's ready report: `no_report` when the date has none
-     * ready, undefined when the report does not list the spec for the app.
+     * The spec in the app's detail of the date's ready report, or of its last ready version while
+     * it regenerates or after a regeneration failed (those figures stay until a newer version is
+     * ready): `no_report` when the date was never ready, undefined when the report does not list
+     * the spec for the app.
      */
     async specInReport(
       appId: number,
@@ -80,7 +82,7 @@ export function createSuspectsRepository(db: Db) {
         .selectFrom('e2e_report_summaries')
         .select('id')
         .where('date', '=', date)
-        .where('status', '=', 'ready')
+        .where((where) => where.or([where('status', '=', 'ready'), where('ready_at', 'is not', null)]))
         .executeTakeFirst();
       if (!summary) return 'no_report';
       if (!isStorableId(appId)) return undefined;
