@@ -6,16 +6,18 @@
 // an array into bounded parts any faster, so this one only finds where the rows of each chunk
 // end and leaves all the parsing, and so all the validation of the rows, to JSON.parse.
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-
-const isBlank = (byte: number) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+import {
+  BACKSLASH,
+  CLOSE_ARRAY,
+  CLOSE_OBJECT,
+  COLON,
+  isBlank,
+  OPEN_ARRAY,
+  OPEN_OBJECT,
+  QUOTE,
+  piecesAfter,
+  scanRows,
+} from './byte-scanner.js';
 
 /** When the answer wraps its rows in an object, they are under one of these keys. */
 const WRAPPED_ROWS = /^(data|rows|results)$/;
@@ -171,7 +173,7 @@ export class RowSplitter {
         if (elements !== undefined) {
           collect(elements, rows);
           this.commaSeen = true;
-          this.resetPending(this.pendingAfter(comma + 1));
+          this.resetPending(piecesAfter(this.pending, comma + 1));
           return;
         }
         this.guessesMissed += 1;
@@ -188,51 +190,18 @@ export class RowSplitter {
    * returns true).
    */
   private scanPending(rows: Row[]): boolean {
-    const rowsDepth = this.rowsDepth;
-    let depth = this.depth;
-    let inString = this.inString;
-    let skip = this.escaped;
-    let lastComma = -1;
-    let close = -1;
-    let offset = 0;
-    for (const piece of this.pending) {
-      const length = piece.length;
-      let i = Math.max(0, this.scannedBytes - offset);
-      if (i >= length) {
-        offset += length;
-        continue;
-      }
-      if (skip) {
-        skip = false;
-        i += 1;
-      }
-      // The hot loop of an answer whose rows defeat the guess: every byte passes here once.
-      for (; i < length; i += 1) {
-        const byte = piece[i]!;
-        if (inString) {
-          if (byte === QUOTE) inString = false;
-          else if (byte === BACKSLASH) i += 1;
-        } else if (byte === QUOTE) inString = true;
-        else if (byte === COMMA) {
-          if (depth === rowsDepth) lastComma = offset + i;
-        } else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) depth += 1;
-        else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
-          if (depth === rowsDepth) {
-            close = offset + i;
-            break;
-          }
-          depth -= 1;
-        }
-      }
-      // A backslash as a piece's last byte: the byte it escapes opens the next piece.
-      if (i > length) skip = true;
-      if (close >= 0) break;
-      offset += length;
-    }
+    const { depth, inString, escaped, lastComma, close } = scanRows(
+      this.pending,
+      this.scannedBytes,
+      this.rowsDepth,
+      this.depth,
+      this.inString,
+      this.escaped,
+    );
     if (close >= 0) {
       this.parseBatch(close, rows, true);
       // The `]` and what follows it are read as envelope (which closes the depth).
-      const rest = this.pendingAfter(close);
+      const rest = piecesAfter(this.pending, close);
       this.resetPending([]);
       this.rowsDepth = 0;
       for (const piece of rest) this.feed(piece, rows);
@@ -240,13 +209,13 @@ export class RowSplitter {
     }
     this.depth = depth;
     this.inString = inString;
-    this.escaped = skip;
+    this.escaped = escaped;
     this.scannedBytes = this.pendingBytes;
     if (lastComma >= 0) {
       this.parseBatch(lastComma, rows, false);
       this.commaSeen = true;
       const scanned = this.pendingBytes - lastComma - 1;
-      this.pending = this.pendingAfter(lastComma + 1);
+      this.pending = piecesAfter(this.pending, lastComma + 1);
       this.pendingBytes = scanned;
       this.scannedBytes = scanned;
     }
@@ -301,17 +270,6 @@ export class RowSplitter {
     }
     scratch[offset] = CLOSE_ARRAY;
     return scratch.toString('utf8', 0, offset + 1);
-  }
-
-  /** The pending bytes from `start` on, as pieces (views, no copy). */
-  private pendingAfter(start: number): Buffer[] {
-    const pieces: Buffer[] = [];
-    let offset = 0;
-    for (const piece of this.pending) {
-      if (offset + piece.length > start) pieces.push(piece.subarray(Math.max(0, start - offset)));
-      offset += piece.length;
-    }
-    return pieces;
   }
 
   private keep(bytes: Buffer): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queueAlerts } from './reports.service.js';
+import { queueAlerts } from './report-queue.service.js';
 
 describe('queueAlerts', () => {
   it('flags the spec thresholds: queue above 100, any dead letter, oldest above 5 minutes', () => {

@@ -1,4 +1,4 @@
-import type { Broker, QueueStats } from '../../broker/broker.js';
+import type { Broker } from '../../broker/broker.js';
 import { NotFoundError, ServiceUnavailableError, ValidationError } from '../../shared/errors.js';
 import type { Page } from '../../shared/page.js';
 import { addDays, todayUtc } from '../../shared/time.js';
@@ -19,20 +19,7 @@ import {
   toLastReadySummary,
 } from './summary-view.js';
 import { successRate } from '../../shared/rates.js';
-import { countOrphanedPending } from './worker/queue-recovery.js';
-
-/** The spec's suggested alert thresholds, applied to the queue (Background messaging, rule 6). */
-export const ALERT_THRESHOLDS = { queueLength: 100, oldestAgeMs: 5 * 60_000 } as const;
-
-export function queueAlerts(stats: QueueStats): string[] {
-  const alerts: string[] = [];
-  if (stats.queued > ALERT_THRESHOLDS.queueLength) alerts.push(`queue length ${stats.queued} is above 100`);
-  if (stats.deadLetters > 0) alerts.push(`${stats.deadLetters} dead-lettered report requests`);
-  if (stats.oldestAgeMs !== null && stats.oldestAgeMs > ALERT_THRESHOLDS.oldestAgeMs) {
-    alerts.push('the oldest waiting request has waited more than 5 minutes');
-  }
-  return alerts;
-}
+import { createReportQueueService } from './report-queue.service.js';
 
 /** The last ready version of a date while its current summary is pending or failed. */
 export interface LastReady {
@@ -156,6 +143,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
 
   return {
     ...insight,
+    ...createReportQueueService({ broker, repository }),
 
     /**
      * 200 with a ready or failed report; 202 while one is generated (none yet, a stale pending one,
@@ -281,37 +269,6 @@ export function createReportsService(deps: ReportsServiceDeps) {
       }
       for (const entry of apps.values()) entry.points.sort((a, b) => a.date.localeCompare(b.date));
       return { days, from, to, overall, apps: [...apps.values()] };
-    },
-
-    async queueStatus() {
-      let stats: QueueStats;
-      try {
-        stats = await broker.reportQueue.stats(Date.now());
-      } catch {
-        throw new ServiceUnavailableError('The message broker is unavailable');
-      }
-      // Outside the try: a database failure here is answered as the database's (503 too).
-      const orphanedPending = await countOrphanedPending(broker.reportQueue, repository);
-      return { broker: broker.kind, ...stats, orphanedPending, alerts: queueAlerts(stats) };
-    },
-
-    /** Reports pending longer than a minute with nothing queued for them (a gauge of /metrics). */
-    orphanedPending: () => countOrphanedPending(broker.reportQueue, repository),
-
-    async deadLetters(limit: number) {
-      try {
-        return await broker.reportQueue.deadLetters(limit);
-      } catch {
-        throw new ServiceUnavailableError('The message broker is unavailable');
-      }
-    },
-
-    async replayDeadLetters(): Promise<number> {
-      try {
-        return await broker.reportQueue.replayDeadLetters();
-      } catch {
-        throw new ServiceUnavailableError('The message broker is unavailable');
-      }
     },
   };
 }
