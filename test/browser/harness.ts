@@ -22,14 +22,44 @@ function newestChange(path: string): number {
   return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestChange(join(path, name))));
 }
 
-/** Builds web/dist when it is missing (CI checks out without it) or older than the UI's sources. */
-export async function ensureWebBuild(): Promise<void> {
-  const web = join(REPO, 'web');
+function webBuildIsFresh(web: string): boolean {
   const built = join(web, 'dist', 'index.html');
   const sources = [join(web, 'src'), join(web, 'index.html'), join(web, 'vite.config.ts')];
-  if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources.map(newestChange))) return;
-  const { build } = await import('vite');
-  await build({ configFile: join(web, 'vite.config.ts'), logLevel: 'warn' });
+  return existsSync(built) && statSync(built).mtimeMs >= Math.max(...sources.map(newestChange));
+}
+
+/** A build that has held the lock this long died with it. */
+const STALE_BUILD_LOCK_MS = 5 * 60_000;
+
+/**
+ * Builds web/dist when it is missing (CI checks out without it) or older than the UI's sources.
+ * Browser test files run in parallel processes: one builds under a lock directory (mkdir is
+ * atomic) while the others wait and then find the build fresh, so no file serves a dist that
+ * another is emptying and rewriting.
+ */
+export async function ensureWebBuild(): Promise<void> {
+  const web = join(REPO, 'web');
+  if (webBuildIsFresh(web)) return;
+  const lock = join(web, '.build-lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const held = statSync(lock, { throwIfNoEntry: false });
+      if (held && Date.now() - held.mtimeMs > STALE_BUILD_LOCK_MS)
+        rmSync(lock, { recursive: true, force: true });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      if (webBuildIsFresh(web)) return;
+    }
+  }
+  try {
+    if (webBuildIsFresh(web)) return;
+    const { build } = await import('vite');
+    await build({ configFile: join(web, 'vite.config.ts'), logLevel: 'warn' });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 export interface Stack {
