@@ -1,6 +1,14 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
-import { HttpUrl, Nullable, OrNull, Secret, StringEnum, Text, Timestamp } from '../../http/plumbing/schemas.js';
+import {
+  HttpUrl,
+  Nullable,
+  OrNull,
+  Secret,
+  StringEnum,
+  Text,
+  Timestamp,
+} from '../../http/plumbing/schemas.js';
 import { NotificationTypeSchema } from '../notifications/notifications.schema.js';
 
 export const WEBHOOK_KINDS = ['slack', 'teams', 'generic'] as const;
