@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
-import { type Api, createApp, fixture, JSON_TYPE, upload, uploadTableCounts, XML } from './upload-support.js';
+import {
+  createApp,
+  fixture,
+  JSON_TYPE,
+  upload,
+  uploadSuite,
+  uploadTableCounts,
+  XML,
+} from './upload-support.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API bodies, read freely
 type Json = Record<string, any>;
 
 describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
-  let t: TestApp;
-  let shop: { id: number; code: string };
-  const api: Api = (options) => t.api(options);
-
-  beforeAll(async () => {
-    t = await createTestApp({ dialect, env: { UPLOAD_MAX_BYTES: String(256 * 1024) } });
-    shop = await createApp(api, 'shop');
-  });
-  afterAll(async () => t.close());
-
-  const send = (
-    body: Buffer | string,
-    contentType: string,
-    query: Record<string, string | number> = {},
-    gzip = false,
-  ) => upload(api, body, { contentType, gzip, query: { app: shop.code, ...query } });
+  const { suite, api, send } = uploadSuite(dialect);
 
   it.each([
     ['mocha-junit.xml', XML, 'junit', { specs: 2, tests: 6, passed: 4, failed: 1, flaky: 0, skipped: 1 }],
@@ -58,13 +50,14 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
     const data = response.json<Json>().data;
     expect(data).toEqual({
       id: expect.any(Number),
-      appId: shop.id,
+      appId: suite.shop.id,
       runNumber: run,
       format,
       ...counts,
       createdAt: expect.stringMatching(/^2026-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
-    const detail = (await t.api({ method: 'GET', url: `/api/test_results/${data.id}` })).json<Json>().data;
+    const detail = (await suite.t.api({ method: 'GET', url: `/api/test_results/${data.id}` })).json<Json>()
+      .data;
     expect(detail).toMatchObject(data);
     expect(detail.failures).toHaveLength(1);
     expect(detail.failures[0].message).toMatch(/discount code|toHaveText|toBe/);
@@ -78,7 +71,7 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
     });
     const data = response.json<Json>().data;
     expect(data.createdAt).toBe('2026-01-02T03:04:05.000Z');
-    const specs = await t.database.db
+    const specs = await suite.t.database.db
       .selectFrom('test_result_specs')
       .select(['spec', 'status', 'flaky', 'first_failure_message'])
       .where('upload_id', '=', data.id)
@@ -98,8 +91,8 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
         first_failure_message: null,
       }),
     ]);
-    const [failure] = (await t.api({ method: 'GET', url: `/api/test_results/${data.id}` })).json<Json>().data
-      .failures;
+    const [failure] = (await suite.t.api({ method: 'GET', url: `/api/test_results/${data.id}` })).json<Json>()
+      .data.failures;
     expect(failure).toEqual({
       spec: 'checkout.spec.js',
       test: '[chromium] checkout › shows the discounted total',
@@ -111,11 +104,11 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
   it('stores the same file of the same run once (200, same id); another file joins the run', async () => {
     const first = await send(fixture('jest-junit.xml'), XML, { run: 42 });
     expect(first.statusCode).toBe(201);
-    const before = await uploadTableCounts(t.database);
+    const before = await uploadTableCounts(suite.t.database);
     const again = await send(fixture('jest-junit.xml'), XML, { run: 42 }, true);
     expect(again.statusCode).toBe(200);
     expect(again.json<Json>().data).toEqual(first.json<Json>().data);
-    expect(await uploadTableCounts(t.database)).toEqual(before);
+    expect(await uploadTableCounts(suite.t.database)).toEqual(before);
 
     const shard = await send(fixture('mocha-junit.xml'), XML, { run: 42 });
     expect(shard.statusCode).toBe(201);
@@ -133,19 +126,22 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
     );
     expect(created.statusCode).toBe(201);
     const id = created.json<Json>().data.id;
-    const page = await t.api({ method: 'GET', url: `/api/test_results?appId=${shop.id}&limit=1&offset=0` });
+    const page = await suite.t.api({
+      method: 'GET',
+      url: `/api/test_results?appId=${suite.shop.id}&limit=1&offset=0`,
+    });
     expect(page.statusCode).toBe(200);
     const body = page.json<Json>();
     expect(body.data).toEqual([created.json<Json>().data]);
     expect(body.pagination).toMatchObject({ limit: 1, offset: 0, hasMore: true });
-    expect((await t.api({ method: 'GET', url: '/api/test_results?appId=999999' })).json<Json>().data).toEqual(
-      [],
-    );
+    expect(
+      (await suite.t.api({ method: 'GET', url: '/api/test_results?appId=999999' })).json<Json>().data,
+    ).toEqual([]);
 
-    expect((await t.api({ method: 'DELETE', url: `/api/test_results/${id}` })).statusCode).toBe(204);
-    expect((await t.api({ method: 'GET', url: `/api/test_results/${id}` })).statusCode).toBe(404);
-    expect((await t.api({ method: 'DELETE', url: `/api/test_results/${id}` })).statusCode).toBe(404);
-    const rows = await t.database.db
+    expect((await suite.t.api({ method: 'DELETE', url: `/api/test_results/${id}` })).statusCode).toBe(204);
+    expect((await suite.t.api({ method: 'GET', url: `/api/test_results/${id}` })).statusCode).toBe(404);
+    expect((await suite.t.api({ method: 'DELETE', url: `/api/test_results/${id}` })).statusCode).toBe(404);
+    const rows = await suite.t.database.db
       .selectFrom('test_result_specs')
       .selectAll()
       .where('upload_id', '=', id)
@@ -158,7 +154,7 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
     const xml = `<testsuite name="s"><testcase name="t"><failure message="${long}">${long}${long}</failure></testcase></testsuite>`;
     const response = await send(xml, XML, { run: 77 });
     const [failure] = (
-      await t.api({ method: 'GET', url: `/api/test_results/${response.json<Json>().data.id}` })
+      await suite.t.api({ method: 'GET', url: `/api/test_results/${response.json<Json>().data.id}` })
     ).json<Json>().data.failures;
     expect(Buffer.byteLength(failure.message)).toBeLessThanOrEqual(4096);
     expect(failure.message).toMatch(/\[cut: 20000 bytes in all\]$/);
@@ -200,7 +196,7 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
     const id = created.json<Json>().data.id as number;
     expect((await api({ method: 'DELETE', url: `/api/apps/${doomed.id}` })).statusCode).toBeLessThan(300);
     expect((await api({ method: 'GET', url: `/api/test_results/${id}` })).statusCode).toBe(404);
-    const orphans = await t.database.db
+    const orphans = await suite.t.database.db
       .selectFrom('test_result_failures')
       .select('id')
       .where('upload_id', '=', id)

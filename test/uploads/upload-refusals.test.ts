@@ -1,31 +1,15 @@
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../support/databases.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
-import { type Api, createApp, fixture, JSON_TYPE, upload, uploadTableCounts, XML } from './upload-support.js';
+import { fixture, JSON_TYPE, upload, uploadSuite, uploadTableCounts, XML } from './upload-support.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API bodies, read freely
 type Json = Record<string, any>;
 
 describe.each(DIALECTS)('POST /api/test_results refusals (%s)', (dialect) => {
-  let t: TestApp;
-  let shop: { id: number; code: string };
-  const api: Api = (options) => t.api(options);
-
-  beforeAll(async () => {
-    t = await createTestApp({ dialect, env: { UPLOAD_MAX_BYTES: String(256 * 1024) } });
-    shop = await createApp(api, 'shop');
-  });
-  afterAll(async () => t.close());
-
-  const send = (
-    body: Buffer | string,
-    contentType: string,
-    query: Record<string, string | number> = {},
-    gzip = false,
-  ) => upload(api, body, { contentType, gzip, query: { app: shop.code, ...query } });
+  const { suite, api, send } = uploadSuite(dialect);
 
   const refusals: [string, () => ReturnType<typeof send>, number, Json][] = [
     [
@@ -58,7 +42,7 @@ describe.each(DIALECTS)('POST /api/test_results refusals (%s)', (dialect) => {
     ],
     [
       'no content type',
-      () => upload(api, fixture('jest-junit.xml'), { query: { app: shop.code, run: 1 } }),
+      () => upload(api, fixture('jest-junit.xml'), { query: { app: suite.shop.code, run: 1 } }),
       400,
       { details: [expect.objectContaining({ code: 'INVALID_CONTENT_TYPE' })] },
     ],
@@ -99,9 +83,9 @@ describe.each(DIALECTS)('POST /api/test_results refusals (%s)', (dialect) => {
     [
       'gzip that is not gzip',
       () =>
-        t.api({
+        suite.t.api({
           method: 'POST',
-          url: `/api/test_results?app=${shop.code}&run=1`,
+          url: `/api/test_results?app=${suite.shop.code}&run=1`,
           headers: { 'content-type': XML, 'content-encoding': 'gzip' },
           payload: 'plain',
         }),
@@ -119,7 +103,7 @@ describe.each(DIALECTS)('POST /api/test_results refusals (%s)', (dialect) => {
       () =>
         api({
           method: 'POST',
-          url: `/api/test_results?app=${shop.code}&run=1`,
+          url: `/api/test_results?app=${suite.shop.code}&run=1`,
           headers: { 'content-type': XML },
           payload: Readable.from(
             (function* () {
@@ -141,11 +125,11 @@ describe.each(DIALECTS)('POST /api/test_results refusals (%s)', (dialect) => {
   ];
 
   it.each(refusals)('%s', async (_name, request, status, error) => {
-    const before = await uploadTableCounts(t.database);
+    const before = await uploadTableCounts(suite.t.database);
     const response = await request();
     expect(response.statusCode, response.body).toBe(status);
     expect(response.json<Json>().error).toMatchObject(error);
-    expect(await uploadTableCounts(t.database)).toEqual(before);
+    expect(await uploadTableCounts(suite.t.database)).toEqual(before);
   });
 
   it('lists every bad parameter in one error', async () => {
@@ -165,7 +149,7 @@ describe.each(DIALECTS)('POST /api/test_results refusals (%s)', (dialect) => {
     });
     await new Promise<void>((resolve) => bait.listen(0, '127.0.0.1', resolve));
     const port = (bait.address() as { port: number }).port;
-    const before = await uploadTableCounts(t.database);
+    const before = await uploadTableCounts(suite.t.database);
     const documents = [
       `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><testsuite name="&xxe;"/>`,
       `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY % remote SYSTEM "http://127.0.0.1:${port}/evil.dtd"> %remote;]><testsuite name="a"/>`,
@@ -186,13 +170,13 @@ describe.each(DIALECTS)('POST /api/test_results refusals (%s)', (dialect) => {
       await new Promise((resolve) => bait.close(resolve));
     }
     expect(fetched).toBe(0);
-    expect(await uploadTableCounts(t.database)).toEqual(before);
+    expect(await uploadTableCounts(suite.t.database)).toEqual(before);
   });
 
   it('needs the key', async () => {
-    const response = await t.app.inject({
+    const response = await suite.t.app.inject({
       method: 'POST',
-      url: `/api/test_results?app=${shop.code}&run=1`,
+      url: `/api/test_results?app=${suite.shop.code}&run=1`,
       headers: { 'content-type': XML },
       payload: gzipSync('x'),
     });

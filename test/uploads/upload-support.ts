@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/database.js';
+import type { Dialect } from '../support/databases.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 
 export const REPORTS_DIR = new URL('../fixtures/reporters/reports/', import.meta.url);
 
@@ -64,4 +67,25 @@ export async function uploadTableCounts(database: DatabaseHandle) {
     specs: await count('test_result_specs'),
     failures: await count('test_result_failures'),
   };
+}
+
+/**
+ * The API suites' set-up: a test app on `dialect` with uploads limited to 256 KiB and a watched
+ * app `shop`; `send` uploads a body for `shop` (the query adds to or overrides `app`).
+ */
+export function uploadSuite(dialect: Dialect) {
+  const suite = {} as { t: TestApp; shop: { id: number; code: string } };
+  const api: Api = (options) => suite.t.api(options);
+  beforeAll(async () => {
+    suite.t = await createTestApp({ dialect, env: { UPLOAD_MAX_BYTES: String(256 * 1024) } });
+    suite.shop = await createApp(api, 'shop');
+  });
+  afterAll(async () => suite.t.close());
+  const send = (
+    body: Buffer | string,
+    contentType: string,
+    query: Record<string, string | number> = {},
+    gzip = false,
+  ) => upload(api, body, { contentType, gzip, query: { app: suite.shop.code, ...query } });
+  return { suite, api, send };
 }
