@@ -22,6 +22,27 @@ export const NAV_PAGES = [
 export const sidewaysOverflow = (page: Page): Promise<number> =>
   page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
 
+/**
+ * "none" when the page fits the viewport, else how far it scrolls sideways and the element that
+ * reaches furthest right (tag, class, text), so a failing check names its cause.
+ */
+export const sidewaysOverflowCause = (page: Page): Promise<string> =>
+  page.evaluate<string>(`(() => {
+    const root = document.documentElement;
+    const over = root.scrollWidth - root.clientWidth;
+    if (over <= 0) return 'none';
+    let right = 0;
+    let culprit = '';
+    for (const element of document.querySelectorAll('body *')) {
+      const box = element.getBoundingClientRect();
+      if (box.right > right) {
+        right = box.right;
+        culprit = element.tagName + '.' + String(element.className) + ' ' + (element.textContent || '').slice(0, 40);
+      }
+    }
+    return over + ' px, widest: ' + culprit;
+  })()`);
+
 /** axe-core's serious and critical violations on the current page, as "rule: target" lines. */
 export async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate<boolean>("'axe' in window"))) await page.addScriptTag({ content: AXE_SOURCE });
