@@ -17,9 +17,6 @@ export const PaginationSchema = Type.Object({
   hasMore: Type.Boolean(),
 });
 
-// Re-exported for the files not yet pointed at src/shared/page.ts.
-export type { Page };
-
 export function resolvePage(query: { limit?: number; offset?: number }): Page {
   return {
     limit: query.limit ?? DEFAULT_LIMIT,

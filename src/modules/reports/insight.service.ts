@@ -1,4 +1,4 @@
-import type { Page } from '../../http/plumbing/pagination.js';
+import type { Page } from '../../shared/page.js';
 import { NotFoundError } from '../../shared/errors.js';
 import { addDays } from '../../shared/time.js';
 import { reportWindow } from './aggregation.js';
