@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { Container } from './container.js';
 import { BODY_LIMIT_BYTES, registerBodyParsing } from './http/plumbing/body-parsing.js';
 import { registerErrorHandling, sendRouteNotFound } from './http/plumbing/error-handler.js';
@@ -18,7 +18,6 @@ import { appsRoutes } from './modules/apps/apps.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
-import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 import { suspectsRoutes } from './modules/suspects/suspects.routes.js';
 import { ToDoItem } from './modules/todos/todos.schema.js';
@@ -28,7 +27,6 @@ import { PullRequest, ScmDetailsSchema } from './modules/pull-requests/pull-requ
 import { pullRequestsRoutes } from './modules/pull-requests/pull-requests.routes.js';
 import { TrackerTicket } from './modules/tracker/tracker.schema.js';
 import { trackerRoutes } from './modules/tracker/tracker.routes.js';
-import { consumeNotificationMessages } from './modules/notifications/notification-consumer.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { Notification } from './modules/notifications/notifications.schema.js';
 import { pushRoutes } from './modules/push/push.routes.js';
@@ -73,13 +71,26 @@ export function serverTimeouts(timeoutMs: number) {
   };
 }
 
-/**
- * The HTTP application over the process's container; the API role (`roles/api.ts`) listens with
- * it, tests inject into it. Closing it waits for the background work its requests started.
- */
-export async function buildApp(container: Container): Promise<FastifyInstance> {
-  const { config, guard, attemptStore } = container;
+/** Schemas every route may reference by `$ref`, in the order OpenAPI lists them. */
+const SHARED_SCHEMAS = [
+  ErrorEnvelopeSchema,
+  UnauthorizedSchema,
+  ApplicationDetails,
+  ToDoItem,
+  Notification,
+  PullRequest,
+  ScmDetailsSchema,
+  TrackerTicket,
+  ManualRun,
+  ReportSummary,
+  ReportDetail,
+  Webhook,
+  WebhookDelivery,
+];
 
+/** Fastify with the process's logger, time-outs, proxy trust, compilers and request ids. */
+function createFastify(container: Container) {
+  const { config } = container;
   const app = Fastify({
     loggerInstance: container.log,
     childLoggerFactory: deferredChildLogger,
@@ -108,6 +119,50 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
     void reply.header('x-request-id', request.id);
     done();
   });
+  return app;
+}
+
+/**
+ * Every /api route lives in this one encapsulated scope. Its hooks run for each route the router
+ * puts here, whatever spelling of the path got it there (percent-encoding, absolute-form request
+ * lines, a trailing slash), in this order: the rate limiter (which counts every request of the
+ * scope whatever its answer), the key guard, the cached answer, then the route's validation. Its
+ * not-found handler answers unknown /api paths only after the same checks.
+ */
+function apiScope(container: Container): FastifyPluginAsync {
+  const { config, guard } = container;
+  return async (api) => {
+    await registerRateLimit(api, config, container.redis);
+    api.addHook('onRequest', guard.protect());
+    registerHttpCaching(api, container.responseCache);
+    api.setNotFoundHandler(sendRouteNotFound);
+    // One line per module: its routes over the services the container built.
+    await api.register(authRoutes, { guard });
+    await api.register(appsRoutes, container.apps);
+    await api.register(suspectsRoutes, container.suspects);
+    await api.register(todosRoutes, container.todos);
+    await api.register(jobsRoutes, container.jobs);
+    await api.register(statusRoutes, container.status);
+    await api.register(notificationsRoutes, container.notifications);
+    await api.register(pushRoutes, container.push);
+    await api.register(webhooksRoutes, container.webhooks);
+    await api.register(pullRequestsRoutes, container.pullRequests);
+    await api.register(trackerRoutes, container.tracker);
+    await api.register(manualRunsRoutes, container.manualRuns);
+    await api.register(reportsRoutes, container.reports);
+    await api.register(quarantineRoutes, container.quarantine);
+    await api.register(testResultsRoutes, container.testResults);
+  };
+}
+
+/**
+ * The HTTP application over the process's container: plugins, hooks and the routes of every
+ * module, nothing else. The API role (`roles/api.ts`) adds the work an API process runs beside
+ * it and listens.
+ */
+export async function buildApp(container: Container): Promise<FastifyInstance> {
+  const { config, guard, attemptStore } = container;
+  const app = createFastify(container);
 
   registerErrorHandling(app);
   registerBodyParsing(app);
@@ -115,77 +170,17 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await registerOpenApi(app);
 
   app.addHook('onClose', async () => attemptStore.close());
-
-  app.addSchema(ErrorEnvelopeSchema);
-  app.addSchema(UnauthorizedSchema);
-  app.addSchema(ApplicationDetails);
-  app.addSchema(ToDoItem);
-  app.addSchema(Notification);
-  app.addSchema(PullRequest);
-  app.addSchema(ScmDetailsSchema);
-  app.addSchema(TrackerTicket);
-  app.addSchema(ManualRun);
-  app.addSchema(ReportSummary);
-  app.addSchema(ReportDetail);
-  app.addSchema(Webhook);
-  app.addSchema(WebhookDelivery);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
   const disconnectCache = await connectResponseCache(container.responseCache, {
     writes: container.database.writes,
     broker: container.broker,
   });
   app.addHook('onClose', disconnectCache);
-  // API processes consume `notification:create`; claimOnce makes one of them act per message.
-  const stopConsuming = await consumeNotificationMessages({
-    broker: container.broker,
-    create: (input) => container.notifications.service.create(input),
-    log: app.log,
-  });
-  // Job runs started on request call this API over HTTP: let them finish while it still listens.
-  app.addHook('preClose', async () => container.jobs.service.drain());
-  app.addHook('onClose', async () => {
-    await stopConsuming();
-    await container.drain();
-  });
-  // Jobs run on demand call this process's own listener once it has one.
-  container.useApiAt(() => ownBaseUrl(app, config));
-
-  // API processes deliver queued webhooks (whichever process claims a delivery sends it).
-  container.notifications.webhooks.dispatcher.start();
-  container.metrics.watchQueue(container.broker, container.reports.service.orphanedPending);
   observeHttpDurations(app, container.metrics);
 
   await app.register(healthRoutes, { check: container.healthCheck });
-  // Every /api route lives in this one encapsulated scope. Its hooks (the rate limiter, which
-  // counts every request of the scope whatever its answer, then the key guard) run for each
-  // route the router puts here, whatever spelling of the path got it there (percent-encoding,
-  // absolute-form request lines, a trailing slash), and its not-found handler answers unknown
-  // /api paths only after the same checks. Cached answers are looked up after both.
-  await app.register(
-    async (api) => {
-      await registerRateLimit(api, config, container.redis);
-      api.addHook('onRequest', guard.protect());
-      registerHttpCaching(api, container.responseCache);
-      api.setNotFoundHandler(sendRouteNotFound);
-      // One line per module: its routes over the services the container built.
-      await api.register(authRoutes, { guard });
-      await api.register(appsRoutes, container.apps);
-      await api.register(suspectsRoutes, container.suspects);
-      await api.register(todosRoutes, container.todos);
-      await api.register(jobsRoutes, container.jobs);
-      await api.register(statusRoutes, container.status);
-      await api.register(notificationsRoutes, container.notifications);
-      await api.register(pushRoutes, { service: container.notifications.pushService });
-      await api.register(webhooksRoutes, container.notifications.webhooks);
-      await api.register(pullRequestsRoutes, container.pullRequests);
-      await api.register(trackerRoutes, container.tracker);
-      await api.register(manualRunsRoutes, container.manualRuns);
-      await api.register(reportsRoutes, container.reports);
-      await api.register(quarantineRoutes, container.quarantine);
-      await api.register(testResultsRoutes, container.testResults);
-    },
-    { prefix: '/api' },
-  );
+  await app.register(apiScope(container), { prefix: '/api' });
 
   // Operator endpoints take the same key (also as a Bearer token or Basic password, so a
   // Prometheus scraper and a browser can present it) and the same brute-force block.

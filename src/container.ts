@@ -12,11 +12,13 @@ import { createMetrics, type Metrics } from './http/plumbing/metrics.js';
 import { maskedLogSerializers } from './http/plumbing/request-logger.js';
 import { createResponseCache } from './http/caching/response-cache.js';
 import { DashboardClient } from './client/dashboard-client.js';
+import { createIntegrations, type Integrations } from './integrations/integrations.js';
 import { createAppsModule } from './modules/apps/apps.module.js';
 import { createHealthCheck } from './modules/health/health.check.js';
 import { createJobsModule } from './modules/jobs/jobs.module.js';
 import { createManualRunsModule } from './modules/manual-runs/manual-runs.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
+import { createPushModule } from './modules/push/push.module.js';
 import { createPullRequestsModule } from './modules/pull-requests/pull-requests.module.js';
 import { createQuarantineModule } from './modules/quarantine/quarantine.module.js';
 import { createReportsModule } from './modules/reports/reports.module.js';
@@ -26,10 +28,8 @@ import { createSuspectsModule } from './modules/suspects/suspects.module.js';
 import { createTodosModule } from './modules/todos/todos.module.js';
 import { createTrackerModule } from './modules/tracker/tracker.module.js';
 import { createTestResultsModule } from './modules/test-results/test-results.module.js';
-import type { ModuleDeps } from './shared/module-deps.js';
-
-/** The scheduler's client: a scheduler may start before the API, or tick while an API process restarts. */
-const PATIENT_CLIENT = { timeoutMs: 60_000, retries: 5, retryBaseDelayMs: 500 };
+import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
+import type { ModuleDeps } from './modules/module-deps.js';
 
 const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
@@ -106,45 +106,9 @@ export async function openInfrastructure(
   };
 }
 
-/**
- * Every repository, client and service of the process, each built once. The roles (API, worker,
- * scheduler) take what they need from here; none of them builds a service of its own.
- * To add a module: build it below with `deps` (and the services it needs), then register its
- * routes in one line of `app.ts`.
- */
-export function createContainer(infrastructure: Infrastructure) {
-  const { config, database, broker } = infrastructure;
-  const { db } = database;
-  const deps: ModuleDeps = { config, db, broker, log: infrastructure.log };
-
-  // Where the jobs reach the API: API_BASE_URL until this process listens (then its own port),
-  // or where the scheduler role says, with a client patient enough to wait for an API restart.
-  let api = { baseUrl: () => config.apiBaseUrl.replace(/\/+$/, ''), patient: false };
-  let jobsClient: { client: DashboardClient; patient: boolean } | undefined;
-  const clientForJobs = () => {
-    const baseUrl = api.baseUrl();
-    if (jobsClient?.client.baseUrl !== baseUrl || jobsClient.patient !== api.patient) {
-      const patience = api.patient ? PATIENT_CLIENT : {};
-      jobsClient = {
-        client: new DashboardClient({ baseUrl, apiKey: config.apiKey, ...patience }),
-        patient: api.patient,
-      };
-    }
-    return jobsClient.client;
-  };
-
-  // One tracker of integration outcomes for the process: the 30 s success throttle is per process.
-  const integrationStatus = createIntegrationStatus(db);
-  const notifications = createNotificationsModule(deps, { integrationStatus });
-  const apps = createAppsModule(deps, { onAppChange: notifications.onAppChange });
-  const jobs = createJobsModule(deps, { client: clientForJobs });
-  const quarantine = createQuarantineModule(deps, {
-    notify: notifications.sink,
-    clock: infrastructure.clock,
-    integrationStatus,
-  });
-  const testResults = createTestResultsModule(deps);
-
+/** The HTTP application's own parts: the key guard with its attempt store, health probes, response cache. */
+function createHttpParts(infrastructure: Infrastructure) {
+  const { config, database, broker, clock } = infrastructure;
   // Failed-key attempts are counted in Redis when the process has it, so blocks hold across
   // API processes; in memory otherwise.
   const bruteForcePolicy = {
@@ -155,51 +119,102 @@ export function createContainer(infrastructure: Infrastructure) {
   const attemptStore = infrastructure.redis
     ? createRedisAttemptStore(infrastructure.redis, bruteForcePolicy)
     : createMemoryAttemptStore(bruteForcePolicy);
-
   return {
-    ...infrastructure,
     /** Failed-key attempts and blocks per address (closed with the HTTP app). */
     attemptStore,
     /** The key check and brute-force block of every protected scope. */
     guard: createAuthGuard(config, attemptStore),
     /** `GET /health`'s probes of the database and the broker. */
-    healthCheck: createHealthCheck(
-      { database: () => database.ping(), broker: () => broker.ping() },
-      infrastructure.clock,
-    ),
+    healthCheck: createHealthCheck({ database: () => database.ping(), broker: () => broker.ping() }, clock),
     /** Serialized read answers, dropped by every write (this process's at once, others' via the broker). */
-    responseCache: createResponseCache({ ttlMs: config.responseCacheTtlMs, now: infrastructure.clock }),
-    /** Records the outcome of every outbound call for `GET /api/status`. */
-    integrationStatus,
+    responseCache: createResponseCache({ ttlMs: config.responseCacheTtlMs, now: clock }),
+  };
+}
+
+/** Notifications with the push delivery and the webhooks every created notification goes to. */
+function createNotifying(deps: ModuleDeps, integrations: Integrations) {
+  const push = createPushModule(deps, { fcm: integrations.fcm });
+  const webhooks = createWebhooksModule(deps, { send: integrations.sendWebhook });
+  const notifications = createNotificationsModule(deps, { push: push.delivery, webhooks });
+  return { push, webhooks, notifications };
+}
+
+/** The modules, each built once over the shared deps, the integrations and one another. */
+function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integrations: Integrations) {
+  const { config, database, clock, metrics } = infrastructure;
+  const { push, webhooks, notifications } = createNotifying(deps, integrations);
+  const notify = notifications.sink;
+  const apps = createAppsModule(deps, { onAppChange: notifications.onAppChange });
+  const jobs = createJobsModule(deps, {
+    clientAt: (baseUrl) => new DashboardClient({ baseUrl, apiKey: config.apiKey }),
+  });
+  const quarantine = createQuarantineModule(deps, { jira: integrations.jira, notify, clock });
+  const testResults = createTestResultsModule(deps);
+  const suspects = createSuspectsModule(deps, {
+    github: integrations.github,
+    appsRepository: apps.repository,
+  });
+  const reports = createReportsModule(deps, {
+    appsRepository: apps.repository,
+    quarantine: quarantine.effects,
+    testResults: testResults.repository,
+    cypress: integrations.cypress,
+    notify,
+    suspects: {
+      budgetMs: config.externalTimeoutMs,
+      // An app deleted since the report was made has no repository to ask (rejects: no suspects).
+      repositoryUrlOf: async (appId) => (await apps.service.get(appId)).repositoryUrl,
+      pullRequestsWithin: (input, budgetMs) => suspects.service.pullRequestsWithin(input, budgetMs),
+    },
+    onProcessed: (outcome, seconds) => metrics.reportProcessed(outcome, seconds),
+  });
+  return {
+    push,
+    webhooks,
     notifications,
     apps,
     todos: createTodosModule(deps, { dialect: database.dialect }),
     jobs,
     status: createStatusModule(deps, { database, jobs: jobs.service }),
-    pullRequests: createPullRequestsModule(deps, { notify: notifications.sink, integrationStatus }),
-    tracker: createTrackerModule(deps, { integrationStatus }),
+    pullRequests: createPullRequestsModule(deps, { github: integrations.github, notify }),
+    tracker: createTrackerModule(deps, { jira: integrations.jira }),
     /** Suspect commits of failing specs (`GET /api/apps/:id/suspects`, notification suspects). */
-    suspects: createSuspectsModule(deps, { appsRepository: apps.repository, integrationStatus }),
-    manualRuns: createManualRunsModule(deps, { integrationStatus }),
+    suspects,
+    manualRuns: createManualRunsModule(deps, { circleci: integrations.circleci }),
     quarantine,
-    reports: createReportsModule(deps, {
-      appsRepository: apps.repository,
-      quarantine: quarantine.effects,
-      testResults: testResults.repository,
-      integrationStatus,
-    }),
+    reports,
     testResults,
-    /**
-     * Points the jobs at an API: the API role calls it with its own listener once it listens,
-     * the scheduler role with its API address, asking for patience (retries over an API restart).
-     */
-    useApiAt(resolve: () => string, options: { patient?: boolean } = {}) {
-      api = { baseUrl: resolve, patient: options.patient ?? api.patient };
-    },
-    /** Waits for background work (job runs, notifications, pushes) before connections close. */
+  };
+}
+
+/**
+ * Every repository, client and service of the process, each built once: the integrations first,
+ * then the modules over them. The roles (API, worker, scheduler) take what they need from here
+ * and start their own background work; none of them builds a service of its own.
+ * To add a module: build it in `createModules` with `deps` (and what it needs), then register its
+ * routes in one line of `app.ts`.
+ */
+export function createContainer(infrastructure: Infrastructure) {
+  const { config, database, broker, log } = infrastructure;
+  const deps: ModuleDeps = { config, db: database.db, broker, log };
+  // One tracker of integration outcomes for the process: the 30 s success throttle is per process.
+  const integrationStatus = createIntegrationStatus(database.db);
+  const integrations = createIntegrations(config, integrationStatus, log);
+  const modules = createModules(deps, infrastructure, integrations);
+  return {
+    ...infrastructure,
+    ...createHttpParts(infrastructure),
+    /** Records the outcome of every outbound call for `GET /api/status`. */
+    integrationStatus,
+    /** The clients of GitHub, Jira, CircleCI, the test-results service and FCM. */
+    integrations,
+    ...modules,
+    /** Waits for background work (job runs, notifications, pushes, webhook deliveries) before connections close. */
     async drain() {
-      await jobs.service.drain();
-      await notifications.drain();
+      await modules.jobs.service.drain();
+      await modules.notifications.drain();
+      await modules.push.delivery.drain();
+      await modules.webhooks.dispatcher.stop();
     },
   };
 }

@@ -3,7 +3,6 @@ import type { Config } from './config/config.js';
 import { createContainer, openInfrastructure } from './container.js';
 import { shareWrites } from './http/caching/cache-invalidation.js';
 import type { Scheduler } from './modules/jobs/scheduler.js';
-import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { type ApiRole, startApiRole } from './roles/api.js';
 import { type ReportWorker, startWorkerRole } from './roles/worker.js';
 import { startSchedulerRole } from './roles/scheduler.js';
@@ -27,7 +26,7 @@ export async function startService(config: Config): Promise<RunningService> {
   const worker: ReportWorker | undefined = has('worker') ? await startWorkerRole(container) : undefined;
   const scheduler: Scheduler | undefined = has('scheduler')
     ? await startSchedulerRole(container, {
-        apiBaseUrl: api ? ownBaseUrl(api.app, config) : config.apiBaseUrl,
+        apiBaseUrl: api ? api.baseUrl : config.apiBaseUrl,
       })
     : undefined;
 

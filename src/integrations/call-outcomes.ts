@@ -10,6 +10,16 @@ export interface CallOutcomes {
   failed(error: unknown): void;
 }
 
+/** The integrations whose calls the status page shows. */
+export const INTEGRATION_NAMES = ['cypress', 'github', 'jira', 'circleci', 'fcm'] as const;
+export type IntegrationName = (typeof INTEGRATION_NAMES)[number];
+
+/** Hands each integration's client the reporter of its call outcomes (the status page's tracker). */
+export interface OutcomeReporters {
+  /** The reporter of one integration; `secrets` never reach the stored failure text. */
+  outcomes(name: IntegrationName, secrets?: readonly (string | undefined)[]): CallOutcomes;
+}
+
 /** For clients built without a status tracker (tools, unit tests). */
 export const UNTRACKED: CallOutcomes = { succeeded: () => undefined, failed: () => undefined };
 

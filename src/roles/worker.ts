@@ -1,5 +1,5 @@
 import type { Container } from '../container.js';
-import { createReportProcessor } from '../modules/reports/worker/report-processor.js';
+import type { ReportProcessor } from '../modules/reports/worker/report-processor.js';
 
 /** Shutdown waits this long for the report message in hand before the connections close. */
 export const SHUTDOWN_GRACE_MS = 30_000;
@@ -7,41 +7,20 @@ export const SHUTDOWN_GRACE_MS = 30_000;
 const RETRY_START_MS = 2000;
 
 export interface ReportWorker {
-  processor: ReturnType<typeof createReportProcessor>;
+  processor: ReportProcessor;
   stop(graceMs?: number): Promise<void>;
 }
 
 /**
- * The report processor over the container's database, broker and test-results client
- * (notifications stored and pushed through the shared notifications module). Sweeps stale
- * pending summaries once the broker answers.
+ * Starts a report processor of the container (the report requests of the broker, stored and
+ * alerted through the container's modules). Sweeps stale pending summaries once the broker answers.
  */
 export async function startReportWorker(container: Container): Promise<ReportWorker> {
   const { config, log } = container;
   if (!config.cypress.apiKey) {
     log.warn('CYPRESS_API_KEY is not set: report requests go to the test-results service without a token');
   }
-  const processor = createReportProcessor({
-    broker: container.broker,
-    repository: container.reports.repository,
-    source: container.reports.source,
-    notify: container.notifications.sink,
-    quarantine: container.quarantine.effects,
-    suspects: {
-      budgetMs: config.externalTimeoutMs,
-      // An app deleted since the report was made has no repository to ask (rejects: no suspects).
-      repositoryUrlOf: async (appId) => (await container.apps.service.get(appId)).repositoryUrl,
-      pullRequestsWithin: (input, budgetMs) => container.suspects.service.pullRequestsWithin(input, budgetMs),
-    },
-    log: {
-      info: (object, message) => log.info(object, message),
-      warn: (object, message) => log.warn(object, message),
-      error: (object, message) => log.error(object, message),
-    },
-    settings: config.reports,
-    secrets: [config.cypress.apiKey],
-    onProcessed: (outcome, seconds) => container.metrics.reportProcessed(outcome, seconds),
-  });
+  const processor = container.reports.createProcessor();
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
   // The broker may be down at boot: keep trying in the background instead of dying.
@@ -74,7 +53,7 @@ export async function startWorkerRole(container: Container): Promise<ReportWorke
   const reports = await startReportWorker(container);
   container.manualRuns.poller.start();
   // Whichever API or worker process claims a queued webhook delivery sends it.
-  container.notifications.webhooks.dispatcher.start();
+  container.webhooks.dispatcher.start();
   return {
     processor: reports.processor,
     async stop(graceMs = SHUTDOWN_GRACE_MS) {

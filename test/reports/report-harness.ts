@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse, FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApiRole } from '../../src/roles/api.js';
 import type { Broker } from '../../src/broker/broker.js';
 import { createInProcessBroker } from '../../src/broker/in-process-broker.js';
 import type { Config } from '../../src/config/config.js';
@@ -98,7 +98,7 @@ export async function startReportHarness(
   const broker = options.broker ?? createInProcessBroker({ namespace: `reports-test:${randomUUID()}:` });
   const metrics = createMetrics();
   const container = createTestContainer(config, { database, broker, metrics });
-  const app = await buildApp(container);
+  const app = await buildApiRole(container);
   await app.ready();
   const worker = options.worker === false ? undefined : await startReportWorker(container);
 

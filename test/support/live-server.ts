@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { type Dialect, openTestDatabase } from './databases.js';
-import { buildApp } from '../../src/app.js';
+import { buildApiRole } from '../../src/roles/api.js';
 import { createTestContainer, type TestContainer, type TestContainerOptions } from './test-container.js';
 import { TEST_KEY, testConfig } from './test-app.js';
 import { DashboardClient } from '../../src/client/dashboard-client.js';
@@ -28,7 +28,7 @@ export async function startLiveServer(
   const config = testConfig(options.env);
   const database = options.deps?.database ?? (await openTestDatabase(options.dialect ?? 'sqlite'));
   const container = createTestContainer(config, { ...options.deps, database });
-  const app = await buildApp(container);
+  const app = await buildApiRole(container);
   app.addHook('onClose', async () => container.close());
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { buildApp } from '../../src/app.js';
+import { buildApiRole } from '../../src/roles/api.js';
 import type { Broker } from '../../src/broker/broker.js';
 import { createInProcessBroker } from '../../src/broker/in-process-broker.js';
 import type { Config } from '../../src/config/config.js';
@@ -47,10 +47,10 @@ export function createTestContainer(config: Config, options: TestContainerOption
   };
 }
 
-/** `buildApp` over a test container; closing the app also closes what the container opened. */
+/** The API role's application over a test container; closing the app also closes what the container opened. */
 export async function buildTestApp(config: Config, options: TestContainerOptions): Promise<FastifyInstance> {
   const container = createTestContainer(config, options);
-  const app = await buildApp(container);
+  const app = await buildApiRole(container);
   app.addHook('onClose', async () => container.close());
   return app;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
+import { buildApiRole } from '../../src/roles/api.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
 import { createAppsRepository } from '../../src/modules/apps/apps.repository.js';
 import { createSuspectsModule } from '../../src/modules/suspects/suspects.module.js';
@@ -26,9 +26,9 @@ async function startProcess(database: DatabaseHandle, env: Record<string, string
   const { db } = database;
   const suspects = createSuspectsModule(
     { config, db, broker: container.broker, log: container.log },
-    { appsRepository: createAppsRepository(db), lookup },
+    { github: container.integrations.github, appsRepository: createAppsRepository(db), lookup },
   );
-  const app = await buildApp({ ...container, suspects });
+  const app = await buildApiRole({ ...container, suspects });
   app.addHook('onClose', async () => container.close());
   await app.ready();
   return { app, service: suspects.service };

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Log } from '../../shared/log.js';
 import type { JWT } from 'google-auth-library';
 import { GOOGLE_TOKEN_URI, type ServiceAccount } from './fcm-credentials.js';
 import { type CallOutcomes, UNTRACKED } from '../call-outcomes.js';
@@ -29,7 +29,7 @@ export interface FcmSenderOptions {
   /** Requests in flight at once. */
   concurrency: number;
   timeoutMs: number;
-  log: Pick<FastifyBaseLogger, 'warn' | 'error' | 'debug'>;
+  log: Pick<Log, 'warn' | 'error' | 'debug'>;
   /** Retries of one token after a 429, a 5xx or a network error (default 3). */
   maxRetries?: number;
   /** First backoff delay, doubled on each retry, when the answer has no Retry-After (default 1 s). */

@@ -1,6 +1,7 @@
 import type { Octokit } from '@octokit/rest';
 import type { Config } from '../../config/config.js';
 import { ExternalServiceError } from '../../shared/errors.js';
+import type { Log } from '../../shared/log.js';
 import { type CallOutcomes, UNTRACKED } from '../call-outcomes.js';
 import {
   type CommitPullRequest,
@@ -67,11 +68,6 @@ export interface GitHubClient {
   compareCommits(owner: string, repo: string, base: string, head: string): Promise<Comparison>;
   /** `GET /repos/{owner}/{repo}/commits/{sha}/pulls` (first page); none for a commit GitHub does not know. */
   listPullRequestsOfCommit(owner: string, repo: string, sha: string): Promise<CommitPullRequest[]>;
-}
-
-export interface LogSink {
-  debug(message: string): void;
-  warn(message: string): void;
 }
 
 /**
@@ -185,7 +181,7 @@ function toServiceError(error: unknown, timeoutMs: number): Error {
  */
 export function createGitHubClient(
   config: Pick<Config, 'github' | 'externalTimeoutMs'>,
-  log: LogSink,
+  log: Pick<Log, 'debug' | 'warn'>,
   outcomes: CallOutcomes = UNTRACKED,
 ): GitHubClient {
   const timeoutMs = config.externalTimeoutMs;

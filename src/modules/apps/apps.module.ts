@@ -1,4 +1,4 @@
-import type { ModuleDeps } from '../../shared/module-deps.js';
+import type { ModuleDeps } from '../module-deps.js';
 import { createAppsRepository, type AppsRepository } from './apps.repository.js';
 import { type AppChange, createAppsService, type AppsService } from './apps.service.js';
 import type { ApplicationDetails } from './apps.schema.js';

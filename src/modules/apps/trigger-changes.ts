@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Broker, CHANNELS } from '../../broker/broker.js';
 import type { TriggerChangeMessage } from '../../broker/channels.js';
-import type { ModuleLog } from '../../shared/module-deps.js';
+import type { Log } from '../../shared/log.js';
 
 export interface TriggerChanges {
   /** An app's E2E trigger changed: tells this process's scheduler at once, others via the broker. */
@@ -15,7 +15,7 @@ export interface TriggerChanges {
  * hears it directly, schedulers elsewhere through one broker message. A lost message (broker down)
  * is caught by the schedulers' periodic re-read of the apps.
  */
-export function createTriggerChanges(broker: Broker, log: ModuleLog): TriggerChanges {
+export function createTriggerChanges(broker: Broker, log: Log): TriggerChanges {
   const origin = randomUUID();
   const listeners = new Set<(appId: number) => void>();
   const tell = (appId: number) => {

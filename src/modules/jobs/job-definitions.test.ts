@@ -129,7 +129,7 @@ describe('jobs against the live API and fake services', () => {
       deps: { broker },
     });
     const client = server.client;
-    const jobs = createJobs(server.config, { broker, api: createJobsApi(() => client), timezone: 'UTC' });
+    const jobs = createJobs(server.config, { broker, api: createJobsApi(client), timezone: 'UTC' });
     return { jira, jobs, received: recording.received, server };
   }
 
@@ -183,7 +183,7 @@ describe('jobs against the live API and fake services', () => {
     await client.todos.create({ title: 'done 2', isCompleted: true });
     const jobs = createJobs(server.config, {
       broker: { publish: () => Promise.reject(new Error('not expected')) },
-      api: createJobsApi(() => client),
+      api: createJobsApi(client),
       timezone: 'UTC',
     });
     await expect(jobs['delete-completed-todos'].run()).resolves.toEqual({ deleted: 2 });
@@ -211,7 +211,7 @@ describe('jobs against the live API and fake services', () => {
     const before = github.requests.length;
     const jobs = createJobs(server.config, {
       broker: { publish: () => Promise.reject(new Error('not expected')) },
-      api: createJobsApi(() => client),
+      api: createJobsApi(client),
       timezone: 'UTC',
     });
     const result = (await jobs['pr-management'].run()) as { events: { prId: number; event: string }[] };

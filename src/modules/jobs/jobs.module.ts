@@ -1,6 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import type { Config } from '../../config/config.js';
-import type { ModuleDeps } from '../../shared/module-deps.js';
+import type { ModuleDeps } from '../module-deps.js';
 import { createJobRunner, type JobRunner } from './job-runner.js';
 import { createJobs, type JobDefinition } from './job-definitions.js';
 import { createJobsApi } from './jobs-api.js';
@@ -10,47 +8,52 @@ import type { JobName } from './jobs.schema.js';
 import { createJobsService, type JobsService } from './jobs.service.js';
 import type { AppTriggerSource } from './scheduler.js';
 
-/**
- * Where this API process reaches the API for jobs it runs on demand: its own listening port
- * when it listens (no round trip through a load balancer), API_BASE_URL otherwise.
- */
-export function ownBaseUrl(app: FastifyInstance, config: Config): string {
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') return config.apiBaseUrl.replace(/\/+$/, '');
-  const wildcard = ['0.0.0.0', '::', ''].includes(address.address);
-  const host = wildcard ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
+/** The jobs of the process as they reach one API. */
+export interface JobsReachingApi {
+  jobs: Record<JobName, JobDefinition>;
+  /** The apps and their triggers as the scheduler reads them, through the same client. */
+  appTriggers: AppTriggerSource;
 }
 
 export interface JobsModule {
   service: JobsService;
   /** The job_runs table. */
   repository: JobRunsRepository;
-  /** The one job set of the process: run on demand by the service, on schedule by the scheduler role. */
-  jobs: Record<JobName, JobDefinition>;
   /** The one runner of the process, writing every run (on demand or scheduled) to job_runs. */
   runner: JobRunner;
-  /** The apps and their triggers as the scheduler reads them, through the same client. */
-  appTriggers: AppTriggerSource;
+  /**
+   * The jobs calling the API through `client`: the scheduler role's own (patient) client at the
+   * address it was started with. Runs asked on demand reach the API process that was asked.
+   */
+  reaching(client: JobsClient): JobsReachingApi;
 }
 
 /**
- * The jobs behind `POST /api/jobs/:name/run` and the scheduler role. They reach the API through
- * `links.client()`, asked at each call because the API's own port is known only once it listens.
+ * The jobs behind `POST /api/jobs/:name/run` and the scheduler role. They reach the API only
+ * through a client, made by `links.clientAt` for the address a run is given.
  */
 export function createJobsModule(
   { config, db, broker, log }: ModuleDeps,
-  links: { client: () => JobsClient },
+  links: { clientAt: (apiBaseUrl: string) => JobsClient },
 ): JobsModule {
   const repository = createJobRunsRepository(db);
-  const api = createJobsApi(links.client);
-  const jobs = createJobs(config, { broker, api, timezone: config.jobs.timezone });
   const runner = createJobRunner({ repository, logger: log });
+  const timezone = config.jobs.timezone;
+  const reaching = (client: JobsClient): JobsReachingApi => {
+    const api = createJobsApi(client);
+    return { jobs: createJobs(config, { broker, api, timezone }), appTriggers: api };
+  };
+  const jobsAt = (apiBaseUrl: string) => reaching(links.clientAt(apiBaseUrl)).jobs;
   return {
-    service: createJobsService({ jobs, repository, runner, timezone: config.jobs.timezone }),
+    service: createJobsService({
+      jobsAt,
+      fallbackBaseUrl: config.apiBaseUrl,
+      repository,
+      runner,
+      timezone,
+    }),
     repository,
-    jobs,
     runner,
-    appTriggers: api,
+    reaching,
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ownBaseUrl } from '../../http/plumbing/own-base-url.js';
 import { errorResponses } from '../../http/plumbing/schemas.js';
 import { JobListResponse, JobNameParams, JobRunAccepted } from './jobs.schema.js';
 import type { JobsService } from './jobs.service.js';
@@ -29,7 +30,8 @@ export const jobsRoutes: FastifyPluginAsyncTypebox<{ service: JobsService }> = a
       },
     },
     async (request, reply) => {
-      const run = await service.runNow(request.params.name);
+      // The job calls back this very process (API_BASE_URL while it does not listen).
+      const run = await service.runNow(request.params.name, ownBaseUrl(app.server.address()));
       return reply.status(202).send({ success: true as const, message: `Job ${run.job} started`, data: run });
     },
   );

@@ -36,18 +36,23 @@ export function nextRunOf(schedule: string, timezone: string, from = new Date())
 }
 
 export function createJobsService(deps: {
-  jobs: Record<JobName, JobDefinition>;
+  /** The jobs reaching the API at a base URL. */
+  jobsAt: (apiBaseUrl: string) => Record<JobName, JobDefinition>;
+  /** Where runs go when the caller names no API (API_BASE_URL). */
+  fallbackBaseUrl: string;
   repository: JobRunsRepository;
   runner: JobRunner;
   timezone: string;
 }) {
   const inFlight = new Set<Promise<unknown>>();
+  // Descriptions and schedules come from the configuration: the same whichever API a job reaches.
+  const listed = deps.jobsAt(deps.fallbackBaseUrl);
   return {
     /** Exactly the four jobs of the spec, in the spec's order (per-app triggers are not listed). */
     async list(): Promise<JobStatus[]> {
       const latest = await deps.repository.latestOf(JOB_NAMES);
       return JOB_NAMES.map((name) => {
-        const job = deps.jobs[name];
+        const job = listed[name];
         const last = latest.get(name);
         return {
           name,
@@ -63,13 +68,17 @@ export function createJobsService(deps: {
       });
     },
 
-    /** Starts a job now in this process and returns its run record without waiting for the end. */
-    async runNow(requested: string): Promise<JobRun> {
+    /**
+     * Starts a job now in this process, reaching the API at `apiBaseUrl` (the API process that was
+     * asked, at its own listener; API_BASE_URL when absent), and returns its run record without
+     * waiting for the end.
+     */
+    async runNow(requested: string, apiBaseUrl = deps.fallbackBaseUrl): Promise<JobRun> {
       const name = resolveJobName(requested);
       if (!name) {
         throw new NotFoundError(`Unknown job "${requested}" (known: ${JOB_NAMES.join(', ')})`);
       }
-      const job = deps.jobs[name];
+      const job = deps.jobsAt(apiBaseUrl)[name];
       const { run, done } = await deps.runner.start(name, () => job.run());
       inFlight.add(done);
       void done.finally(() => inFlight.delete(done));

@@ -227,7 +227,7 @@ describe('scheduler: per-app E2E triggers', () => {
       lock: createMemoryTickLock(),
       runner: createJobRunner({ repository, logger: quiet }),
       logger: quiet,
-      appTriggers: createJobsApi(() => client),
+      appTriggers: createJobsApi(client),
       clock,
     });
     // The first read of the apps goes over HTTP: let it finish before the tick falls due.

@@ -1,6 +1,5 @@
-import { createCircleCiClient } from '../../integrations/circleci/circleci-client.js';
-import type { ModuleDeps } from '../../shared/module-deps.js';
-import { createIntegrationStatus, type IntegrationStatusLink } from '../status/integration-status.js';
+import type { CircleCiClient } from '../../integrations/circleci/circleci-client.js';
+import type { ModuleDeps } from '../module-deps.js';
 import { createManualRunPoller, type ManualRunPoller } from './manual-runs.poller.js';
 import { createManualRunsRepository } from './manual-runs.repository.js';
 import { createManualRunsService, type ManualRunsService } from './manual-runs.service.js';
@@ -15,27 +14,18 @@ export interface ManualRunsModule {
   poller: ManualRunPoller;
 }
 
-/** Manual runs over one database and the configured CircleCI (502 on trigger when unconfigured). */
+/** Manual runs over one database and the process's CircleCI client (none: 502 on trigger). */
 export function createManualRunsModule(
   { config, db, log, broker }: ModuleDeps,
-  links: IntegrationStatusLink = {},
+  links: { circleci: CircleCiClient | undefined },
 ): ManualRunsModule {
-  const { token, baseUrl } = config.circleci;
-  if (!token) log.info('CIRCLECI_TOKEN is not set: triggering a manual E2E run answers 502');
+  const { circleci } = links;
   const repository = createManualRunsRepository(db);
-  const circleci = token
-    ? createCircleCiClient({
-        baseUrl,
-        token,
-        timeoutMs: config.externalTimeoutMs,
-        outcomes: (links.integrationStatus ?? createIntegrationStatus(db)).outcomes('circleci', [token]),
-      })
-    : undefined;
   return {
     service: createManualRunsService({
       repository,
       circleci,
-      circleciBaseUrl: baseUrl,
+      circleciBaseUrl: config.circleci.baseUrl,
       fallbackProjectSlug: config.circleci.projectSlug,
     }),
     poller: createManualRunPoller({

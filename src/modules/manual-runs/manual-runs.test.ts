@@ -7,12 +7,14 @@ import { type FakeCircleCi, startFakeCircleCi } from '../../../test/fakes/fake-c
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
 import type { Config } from '../../config/config.js';
 import type { Db } from '../../db/database.js';
-import type { ModuleLog } from '../../shared/module-deps.js';
+import type { Log } from '../../shared/log.js';
+import { createIntegrations } from '../../integrations/integrations.js';
+import { createIntegrationStatus } from '../status/integration-status.js';
 import { createManualRunsModule } from './manual-runs.module.js';
 
 const TOKEN = 'circle-secret-token-abcdef0123456789';
 const SLUG = 'github/acme/shop';
-const quietLog: ModuleLog = {
+const quietLog: Log = {
   info: () => undefined,
   warn: () => undefined,
   error: () => undefined,
@@ -23,16 +25,15 @@ const quietLog: ModuleLog = {
 function manualRunsWith(
   config: Config,
   db: Db,
-  log: ModuleLog = quietLog,
+  log: Log = quietLog,
   claim?: (key: string, ttlMs: number) => Promise<boolean>,
 ) {
   const broker = createInProcessBroker();
-  return createManualRunsModule({
-    config,
-    db,
-    log,
-    broker: claim ? { ...broker, claimOnce: claim } : broker,
-  });
+  const { circleci } = createIntegrations(config, createIntegrationStatus(db), log);
+  return createManualRunsModule(
+    { config, db, log, broker: claim ? { ...broker, claimOnce: claim } : broker },
+    { circleci },
+  );
 }
 
 describe('CircleCI helpers', () => {
@@ -301,11 +302,14 @@ describe('manual runs without CircleCI configuration', () => {
         ...quietLog,
         info: (message: unknown) => messages.push(String(message)),
       });
-      expect(messages).toEqual(['CIRCLECI_TOKEN is not set: triggering a manual E2E run answers 502']);
+      expect(messages.filter((message) => message.includes('CIRCLECI'))).toEqual([
+        'CIRCLECI_TOKEN is not set: triggering a manual E2E run answers 502',
+      ]);
+      const atBoot = messages.length;
       poller.start();
       expect(await poller.pollOnce()).toBe(0);
       await poller.stop();
-      expect(messages[1]).toContain('not configured');
+      expect(messages[atBoot]).toContain('not configured');
     } finally {
       await t.close();
     }

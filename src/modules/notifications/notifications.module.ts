@@ -1,11 +1,8 @@
-import type { ModuleDeps } from '../../shared/module-deps.js';
+import type { ModuleDeps } from '../module-deps.js';
 import type { AppChange } from '../apps/apps.service.js';
 import type { ApplicationDetails } from '../apps/apps.schema.js';
-import { createPushDelivery, createFcmSenderFromConfig, type PushDelivery } from '../push/push.delivery.js';
-import { createDeviceTokensRepository } from '../push/push.repository.js';
-import { createPushService, type PushService } from '../push/push.service.js';
-import type { IntegrationStatusTracker } from '../status/integration-status.js';
-import { createWebhooksModule, type WebhooksModule } from '../webhooks/webhooks.module.js';
+import type { PushDelivery } from '../push/push.delivery.js';
+import type { WebhooksModule } from '../webhooks/webhooks.module.js';
 import { appUpdateNotification } from './app-change-notifications.js';
 import type { NotificationSink } from './notification-sink.js';
 import { createNotificationsRepository } from './notifications.repository.js';
@@ -13,46 +10,31 @@ import { createNotificationsService, type NotificationsService } from './notific
 
 export interface NotificationsModule {
   service: NotificationsService;
-  pushService: PushService;
-  delivery: PushDelivery;
-  /** Webhook targets and their deliveries; every created notification is queued for them. */
-  webhooks: WebhooksModule;
-  /** Stores and pushes; hand it to the report pipeline and the pull-request job. */
+  /** Stores, pushes and queues for webhooks; hand it to the report pipeline and the jobs' modules. */
   sink: NotificationSink;
   /** For `createAppsService({onAppChange})`: an `app_update` notification, in the background. */
   onAppChange: (change: AppChange, app: ApplicationDetails) => void;
-  /**
-   * Waits for background notifications, pushes and webhook deliveries started so far, and stops
-   * this process's webhook dispatcher (call before closing the database).
-   */
+  /** Waits for the `app_update` notifications started so far (call before draining push and webhooks). */
   drain(): Promise<void>;
 }
 
 /**
- * Notifications, device tokens and push delivery over one database, built once per process and
- * shared by its API and worker roles (one FCM sender). Without FCM credentials push is off and
- * says so once, here.
+ * Notifications over one database, built once per process and shared by its roles: every
+ * created notification is pushed through `links.push` and queued for `links.webhooks`.
  */
 export function createNotificationsModule(
-  { config, db, log }: ModuleDeps,
-  links: { integrationStatus: IntegrationStatusTracker },
+  { db, log }: ModuleDeps,
+  links: { push: Pick<PushDelivery, 'deliver'>; webhooks: Pick<WebhooksModule, 'enqueue'> },
 ): NotificationsModule {
-  const deviceTokens = createDeviceTokensRepository(db);
-  const sender = createFcmSenderFromConfig(config, log, links.integrationStatus.outcomes('fcm'));
-  const delivery = createPushDelivery({ deviceTokens, sender, log });
-  const webhooks = createWebhooksModule({ config, db, log });
   const service = createNotificationsService({
     notificationsRepository: createNotificationsRepository(db),
-    push: (notification) => delivery.deliver(notification),
-    afterCreate: (notification) => webhooks.enqueue(notification),
+    push: (notification) => links.push.deliver(notification),
+    afterCreate: (notification) => links.webhooks.enqueue(notification),
   });
   const pending = new Set<Promise<unknown>>();
 
   return {
     service,
-    pushService: createPushService({ deviceTokens }),
-    delivery,
-    webhooks,
     sink: async (input) => void (await service.create(input)),
     onAppChange(change, app) {
       const task = service
@@ -65,8 +47,6 @@ export function createNotificationsModule(
     },
     async drain() {
       while (pending.size > 0) await Promise.allSettled([...pending]);
-      await delivery.drain();
-      await webhooks.dispatcher.stop();
     },
   };
 }

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../../../test/support/databases.js';
 import { TEST_KEY, testConfig } from '../../../test/support/test-app.js';
-import { buildApp } from '../../app.js';
+import { buildApiRole } from '../../roles/api.js';
 import { createLogger } from '../../container.js';
 import { createTestContainer } from '../../../test/support/test-container.js';
 import type { DatabaseHandle } from '../../db/database.js';
@@ -52,7 +52,7 @@ describe('integration logs', () => {
       },
     });
     const container = createTestContainer(config, { database, log: createLogger(config, stream) });
-    const app = await buildApp(container);
+    const app = await buildApiRole(container);
     app.addHook('onClose', async () => container.close());
     await app.ready();
     const api = (method: 'GET' | 'POST', url: string, payload?: object) =>

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp, testConfig } from '../../../test/support/t
 import { ConfigError } from '../../config/env-parsers.js';
 import { type FakeFcm, startFakeFcm } from '../../../test/fakes/fake-fcm-server.js';
 import { nowIso } from '../../shared/time.js';
-import { createFcmSenderFromConfig } from './push.delivery.js';
+import { fcmFromConfig } from '../../integrations/integrations.js';
 import { hashToken } from './push.repository.js';
 import { toPushMessage } from './push-message.js';
 
@@ -230,7 +230,7 @@ describe('push configuration at boot', () => {
 
   it('is off without credentials, said once', () => {
     const { lines, log } = recordingLog();
-    expect(createFcmSenderFromConfig(testConfig(), log)).toBeUndefined();
+    expect(fcmFromConfig(testConfig(), log)).toBeUndefined();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
       /push delivery is off.*FCM_SERVICE_ACCOUNT_JSON.*GOOGLE_APPLICATION_CREDENTIALS/i,
@@ -241,14 +241,11 @@ describe('push configuration at boot', () => {
     const fake = await startFakeFcm({ projectId: 'boot-check' });
     try {
       const { log } = recordingLog();
-      const sender = createFcmSenderFromConfig(
-        testConfig({ FCM_SERVICE_ACCOUNT_JSON: fake.serviceAccountJson }),
-        log,
-      );
+      const sender = fcmFromConfig(testConfig({ FCM_SERVICE_ACCOUNT_JSON: fake.serviceAccountJson }), log);
       expect(sender?.projectId).toBe('boot-check');
       const bad = testConfig({ FCM_SERVICE_ACCOUNT_JSON: '{"client_email": "x"}' });
-      expect(() => createFcmSenderFromConfig(bad, log)).toThrow(ConfigError);
-      expect(() => createFcmSenderFromConfig(bad, log)).toThrow(/FCM_SERVICE_ACCOUNT_JSON/);
+      expect(() => fcmFromConfig(bad, log)).toThrow(ConfigError);
+      expect(() => fcmFromConfig(bad, log)).toThrow(/FCM_SERVICE_ACCOUNT_JSON/);
     } finally {
       await fake.close();
     }

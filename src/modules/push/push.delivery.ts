@@ -1,12 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config/config.js';
-import { loadServiceAccount } from '../../integrations/fcm/fcm-credentials.js';
-import type { CallOutcomes } from '../../integrations/call-outcomes.js';
-import { createFcmSender, type FcmSender } from '../../integrations/fcm/fcm-sender.js';
+import type { FcmSender } from '../../integrations/fcm/fcm-sender.js';
+import type { Log } from '../../shared/log.js';
 import type { DeviceTokensRepository } from './push.repository.js';
 import { type PushableNotification, toPushMessage } from './push-message.js';
-
-type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
 
 export interface PushDelivery {
   /** True when FCM credentials are configured. */
@@ -64,31 +59,4 @@ export function createPushDelivery(deps: {
       while (running.size > 0) await Promise.allSettled([...running]);
     },
   };
-}
-
-/**
- * The FCM sender from configuration, or undefined when no credentials are set (push off, said
- * once here at boot). Unusable credentials throw a ConfigError naming the variable.
- */
-export function createFcmSenderFromConfig(
-  config: Config,
-  log: Log,
-  outcomes?: CallOutcomes,
-): FcmSender | undefined {
-  const account = loadServiceAccount(config.fcm);
-  if (!account) {
-    log.info(
-      'Push delivery is off: set FCM_SERVICE_ACCOUNT_JSON or GOOGLE_APPLICATION_CREDENTIALS to enable it',
-    );
-    return undefined;
-  }
-  log.info({ projectId: account.projectId }, 'Push delivery through FCM is on');
-  return createFcmSender({
-    account,
-    baseUrl: config.fcm.baseUrl,
-    concurrency: config.fcm.concurrency,
-    timeoutMs: config.externalTimeoutMs,
-    log,
-    ...(outcomes ? { outcomes } : {}),
-  });
 }

@@ -1,8 +1,6 @@
-import { createJiraClient } from '../../integrations/jira/jira-client.js';
-import { readJiraSettings } from '../../integrations/jira/jira-config.js';
-import type { ModuleDeps } from '../../shared/module-deps.js';
+import type { JiraIntegration } from '../../integrations/integrations.js';
+import type { ModuleDeps } from '../module-deps.js';
 import type { NotificationSink } from '../notifications/notification-sink.js';
-import type { IntegrationStatusTracker } from '../status/integration-status.js';
 import { createQuarantineRepository } from './quarantine.repository.js';
 import { createQuarantineService, type QuarantineService } from './quarantine.service.js';
 import { createQuarantineEffects, type QuarantineEffects } from './report-effects.js';
@@ -16,29 +14,21 @@ export interface QuarantineModule {
   clock: () => number;
 }
 
-/** Known failures, their review against Jira (calls recorded for the status page) and their effects on reports. */
+/** Known failures, their review against the process's Jira client and their effects on reports. */
 export function createQuarantineModule(
   { config, db }: ModuleDeps,
-  links: { notify: NotificationSink; clock: () => number; integrationStatus: IntegrationStatusTracker },
+  links: { jira: JiraIntegration; notify: NotificationSink; clock: () => number },
 ): QuarantineModule {
   const repository = createQuarantineRepository(db);
-  const { settings, missing } = readJiraSettings(config);
-  const jira = settings
-    ? createJiraClient(
-        settings,
-        config.externalTimeoutMs,
-        links.integrationStatus.outcomes('jira', [settings.apiToken]),
-      )
-    : undefined;
   return {
     service: createQuarantineService({ repository, clock: links.clock }),
     review: createQuarantineReview({
       repository,
-      jira,
-      missingJiraVariables: missing,
+      jira: links.jira.client,
+      missingJiraVariables: links.jira.missing,
       notify: links.notify,
       clock: links.clock,
-      secrets: [settings?.apiToken],
+      secrets: [config.jira.apiToken],
     }),
     effects: createQuarantineEffects(repository),
     clock: links.clock,

@@ -52,3 +52,5 @@ export function createReportQueueService(deps: { broker: Broker; repository: Rep
     },
   };
 }
+
+export type ReportQueueService = ReturnType<typeof createReportQueueService>;

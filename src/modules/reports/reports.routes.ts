@@ -18,7 +18,9 @@ import {
   TrendsResponse,
 } from './reports.schema.js';
 import type { ReportsService } from './reports.service.js';
+import type { InsightService } from './insight.service.js';
 import { insightRoutes } from './insight.routes.js';
+import type { ReportQueueService } from './report-queue.service.js';
 
 const tags = ['E2E reports'];
 const DEFAULT_TREND_DAYS = 14;
@@ -28,11 +30,12 @@ const summaries = { tables: ['e2e_report_summaries', 'apps'] };
 const enriched = { tables: ['e2e_report_summaries', 'e2e_report_details', 'apps', 'e2e_manual_runs'] };
 const ALL_ENRICHMENTS = { includeDetails: true, includeAppInfo: true, includeManualRuns: true } as const;
 
-export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService }> = async (
-  app,
-  { service },
-) => {
-  await app.register(insightRoutes, { service });
+export const reportsRoutes: FastifyPluginAsyncTypebox<{
+  service: ReportsService;
+  insight: InsightService;
+  queue: ReportQueueService;
+}> = async (app, { service, insight, queue }) => {
+  await app.register(insightRoutes, { service: insight });
 
   app.get(
     '/e2e_run_report',
@@ -123,7 +126,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
         response: { 200: QueueStatusResponse, ...errorResponses(401, 500, 503) },
       },
     },
-    async () => ({ success: true as const, data: await service.queueStatus() }),
+    async () => ({ success: true as const, data: await queue.queueStatus() }),
   );
 
   app.get(
@@ -135,7 +138,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
         response: { 200: DeadLetterListResponse, ...errorResponses(401, 500, 503) },
       },
     },
-    async () => ({ success: true as const, data: await service.deadLetters(100) }),
+    async () => ({ success: true as const, data: await queue.deadLetters(100) }),
   );
 
   app.post(
@@ -148,7 +151,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
       },
     },
     async () => {
-      const replayed = await service.replayDeadLetters();
+      const replayed = await queue.replayDeadLetters();
       return {
         success: true as const,
         message: `Replayed ${replayed} dead-lettered requests`,

@@ -5,8 +5,6 @@ import { addDays, todayUtc } from '../../shared/time.js';
 import type { AppsRepository } from '../apps/apps.repository.js';
 import { toApplicationDetails } from '../apps/apps.service.js';
 import { publishReportRequest } from './report-requests.js';
-import { createInsightService } from './insight.service.js';
-import type { QuarantineEffects } from '../quarantine/report-effects.js';
 import type { DetailRow, ReportsRepository, SummaryFilter, SummaryRow } from './reports.repository.js';
 import type { Enrichments, ReportDetail, ReportSummary, TrendPoint } from './reports.schema.js';
 import {
@@ -19,7 +17,6 @@ import {
   toLastReadySummary,
 } from './summary-view.js';
 import { successRate } from '../../shared/rates.js';
-import { createReportQueueService } from './report-queue.service.js';
 
 /** The last ready version of a date while its current summary is pending or failed. */
 export interface LastReady {
@@ -36,17 +33,10 @@ export interface ReportsServiceDeps {
   appsRepository: AppsRepository;
   broker: Broker;
   staleMs: number;
-  /** Known failures shown on spec items and changes (none when absent). */
-  quarantine?: QuarantineEffects;
 }
 
 export function createReportsService(deps: ReportsServiceDeps) {
   const { reportsRepository: repository, appsRepository, broker } = deps;
-  const insight = createInsightService({
-    reportsRepository: repository,
-    specsRepository: repository.specs,
-    ...(deps.quarantine ? { quarantine: deps.quarantine } : {}),
-  });
   const present = async (row: SummaryRow) => (await presentSummaries([row], appsRepository))[0]!;
 
   /** Publishes a request for the date; the broker being down is a 503 (nothing changed yet). */
@@ -142,9 +132,6 @@ export function createReportsService(deps: ReportsServiceDeps) {
   }
 
   return {
-    ...insight,
-    ...createReportQueueService({ broker, repository }),
-
     /**
      * 200 with a ready or failed report; 202 while one is generated (none yet, a stale pending one,
      * or `force`). Takes the parameters as the route schema decoded them.

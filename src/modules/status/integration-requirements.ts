@@ -1,7 +1,7 @@
 import type { Config } from '../../config/config.js';
 import { circleCiConfigured } from '../../integrations/circleci/circleci-config.js';
 import { readJiraSettings } from '../../integrations/jira/jira-config.js';
-import type { IntegrationName } from './integration-status.js';
+import type { IntegrationName } from '../../integrations/call-outcomes.js';
 
 /**
  * The variables each integration still needs for its full function (see docs/contract-notes.md,

@@ -1,19 +1,18 @@
 import type { Db } from '../../db/database.js';
-import { type CallOutcomes, describeFailure } from '../../integrations/call-outcomes.js';
+import {
+  describeFailure,
+  type IntegrationName,
+  type OutcomeReporters,
+} from '../../integrations/call-outcomes.js';
 import {
   createIntegrationStatusRepository,
   type IntegrationStatusRepository,
 } from './integration-status.repository.js';
 
-export const INTEGRATION_NAMES = ['cypress', 'github', 'jira', 'circleci', 'fcm'] as const;
-export type IntegrationName = (typeof INTEGRATION_NAMES)[number];
-
 /** A success is written at most this often per integration and process; failures at once. */
 export const SUCCESS_WRITE_INTERVAL_MS = 30_000;
 
-export interface IntegrationStatusTracker {
-  /** The outcome reporter to hand to one integration's client; `secrets` never reach the database. */
-  outcomes(name: IntegrationName, secrets?: readonly (string | undefined)[]): CallOutcomes;
+export interface IntegrationStatusTracker extends OutcomeReporters {
   /** Resolves when every write started so far has finished (tests, shutdown). */
   settled(): Promise<void>;
 }
@@ -67,16 +66,9 @@ export function createIntegrationStatusTracker(
 }
 
 /**
- * A tracker over `db`. The container builds one per process and hands it to every module that
- * calls out (the 30 s success throttle is per process, as intended); a module built alone, as
- * some tests do, makes its own with this.
+ * A tracker over `db`. The container builds one per process and hands it to `createIntegrations`,
+ * so every client that calls out records there (the 30 s success throttle is per process).
  */
 export function createIntegrationStatus(db: Db): IntegrationStatusTracker {
   return createIntegrationStatusTracker(createIntegrationStatusRepository(db));
-}
-
-/** What a module that calls an integration takes from the container. */
-export interface IntegrationStatusLink {
-  /** The process's one tracker (a module built alone makes its own). */
-  integrationStatus?: IntegrationStatusTracker;
 }

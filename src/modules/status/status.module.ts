@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '../../db/database.js';
-import type { ModuleDeps } from '../../shared/module-deps.js';
+import type { ModuleDeps } from '../module-deps.js';
 import type { JobsService } from '../jobs/jobs.service.js';
 import { createIntegrationStatusRepository } from './integration-status.repository.js';
 import { createStatusService } from './status.service.js';

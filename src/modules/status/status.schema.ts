@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { ROLE_NAMES } from '../../config/config.js';
 import { OrNull, StringEnum, Timestamp } from '../../http/plumbing/schemas.js';
 import { JobStatus } from '../jobs/jobs.schema.js';
-import { INTEGRATION_NAMES } from './integration-status.js';
+import { INTEGRATION_NAMES } from '../../integrations/call-outcomes.js';
 
 export const IntegrationStatus = Type.Object(
   {

@@ -6,7 +6,7 @@ import { type HealthProbe, runProbe } from '../health/health.check.js';
 import type { JobsService } from '../jobs/jobs.service.js';
 import { missingVariables } from './integration-requirements.js';
 import type { IntegrationStatusRepository } from './integration-status.repository.js';
-import { INTEGRATION_NAMES } from './integration-status.js';
+import { INTEGRATION_NAMES } from '../../integrations/call-outcomes.js';
 import type { IntegrationStatus, ServiceStatus } from './status.schema.js';
 
 export interface StatusServiceDeps {

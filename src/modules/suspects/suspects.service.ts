@@ -2,7 +2,7 @@ import type { GitHubClient } from '../../integrations/github/github-client.js';
 import type { CommitPullRequest } from '../../integrations/github/github-commits.js';
 import { parseRepositoryUrl, type RepositoryRef } from '../../integrations/github/repository-url.js';
 import { NotFoundError, UnprocessableEntityError } from '../../shared/errors.js';
-import type { ModuleLog } from '../../shared/module-deps.js';
+import type { Log } from '../../shared/log.js';
 import type {
   CommitRange,
   RangeCommit,
@@ -29,7 +29,7 @@ export interface SuspectsServiceDeps {
   ranges: Pick<SuspectsRepository, 'findRange' | 'saveRange'>;
   /** Ids of tracked pull requests by number (the pull-requests repository). */
   trackedIds: (owner: string, repo: string, numbers: readonly number[]) => Promise<Map<number, number>>;
-  log: Pick<ModuleLog, 'warn'>;
+  log: Pick<Log, 'warn'>;
   /** Pull-request look-ups in flight at once for one range. */
   concurrency?: number;
   /** Ranges kept in this process in front of the database. */

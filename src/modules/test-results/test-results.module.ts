@@ -1,4 +1,4 @@
-import type { ModuleDeps } from '../../shared/module-deps.js';
+import type { ModuleDeps } from '../module-deps.js';
 import { createTestResultsRepository, type TestResultsRepository } from './test-results.repository.js';
 import { createTestResultsService, type TestResultsService } from './test-results.service.js';
 

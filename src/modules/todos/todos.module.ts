@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '../../db/database.js';
-import type { ModuleDeps } from '../../shared/module-deps.js';
+import type { ModuleDeps } from '../module-deps.js';
 import { createTodosRepository, type TodosRepository } from './todos.repository.js';
 import { createTodosService, type TodosService } from './todos.service.js';
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { createJiraClient } from '../../integrations/jira/jira-client.js';
 import { fakeJiraIssue, type FakeJira, startFakeJira } from '../../../test/fakes/fake-jira.js';
-import { createTrackerModule } from './tracker.module.js';
-import { createInProcessBroker } from '../../broker/in-process-broker.js';
+import { createIntegrations } from '../../integrations/integrations.js';
+import { createIntegrationStatus } from '../status/integration-status.js';
 import { createTrackerService, manualQaJql, MY_TICKETS_JQL } from './tracker.service.js';
 
 const EMAIL = 'qa-bot@example.com';
@@ -153,8 +153,8 @@ describe('tracker without (complete) configuration', () => {
         error: () => undefined,
         debug: () => undefined,
       };
-      createTrackerModule({ config: t.config, db: t.database.db, log, broker: createInProcessBroker() });
-      expect(messages).toEqual([
+      createIntegrations(t.config, createIntegrationStatus(t.database.db), log);
+      expect(messages.filter((message) => message.includes('Jira'))).toEqual([
         'Jira is not configured (missing JIRA_BASE_URL, JIRA_API_TOKEN): tracker endpoints answer 502',
       ]);
       for (const url of ['/api/tracker/manual_qa', '/api/tracker/my_tickets', '/api/jira/my_tickets']) {

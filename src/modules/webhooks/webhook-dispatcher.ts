@@ -1,5 +1,5 @@
 import type { SendOutcome, SendRequest } from '../../integrations/webhooks/webhook-sender.js';
-import type { ModuleLog } from './webhook-log.js';
+import type { Log } from '../../shared/log.js';
 import type { WebhookJobRow, WebhookJobsRepository } from './webhook-jobs.repository.js';
 import { type WebhookEvent, formatWebhook } from './webhook-payloads.js';
 import type { WebhookRow, WebhooksRepository } from './webhooks.repository.js';
@@ -9,7 +9,7 @@ export interface WebhookDispatcherOptions {
   webhooks: WebhooksRepository;
   jobs: WebhookJobsRepository;
   send: (request: SendRequest) => Promise<SendOutcome>;
-  log: ModuleLog;
+  log: Log;
   timeoutMs: number;
   /** Wait before retry n (the list's length is the number of retries). */
   retryDelaysMs: readonly number[];

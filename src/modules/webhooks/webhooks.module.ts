@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../../config/config.js';
-import type { Db } from '../../db/database.js';
-import { sendWebhook } from '../../integrations/webhooks/webhook-sender.js';
+import type { sendWebhook } from '../../integrations/webhooks/webhook-sender.js';
+import type { ModuleDeps } from '../module-deps.js';
 import type { Notification } from '../notifications/notifications.schema.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './webhook-dispatcher.js';
 import { createWebhookJobsRepository } from './webhook-jobs.repository.js';
-import type { ModuleLog } from './webhook-log.js';
 import type { WebhookEvent } from './webhook-payloads.js';
 import { createWebhooksRepository } from './webhooks.repository.js';
 import { createWebhooksService, type WebhooksService } from './webhooks.service.js';
@@ -21,12 +19,15 @@ export interface WebhooksModule {
   enqueue(notification: Notification): Promise<void>;
 }
 
-export function createWebhooksModule(deps: { config: Config; db: Db; log: ModuleLog }): WebhooksModule {
-  const { config, db, log } = deps;
+/** Webhook targets, their queued deliveries and the dispatcher that sends them through `links.send`. */
+export function createWebhooksModule(
+  { config, db, log }: ModuleDeps,
+  links: { send: typeof sendWebhook },
+): WebhooksModule {
   const webhooks = createWebhooksRepository(db);
   const jobs = createWebhookJobsRepository(db);
   const delivery = {
-    send: sendWebhook,
+    send: links.send,
     timeoutMs: config.externalTimeoutMs,
     refuseInternal: config.isProduction && !config.webhooks.allowPrivate,
   };
