@@ -33,13 +33,8 @@ export type { NotificationType } from '../modules/notifications/notification-sin
 export type { IntegrationStatus, ServiceStatus } from '../modules/status/status.schema.js';
 export type { TicketList, TrackerTicket } from '../modules/tracker/tracker.schema.js';
 export type { ManualRun } from '../modules/manual-runs/manual-runs.schema.js';
-export type {
-  FailureGroup,
-  ReportChanges,
-  ReportSummary,
-  SpecStat,
-  TrendPoint,
-} from '../modules/reports/reports.schema.js';
+export type { ReportSummary } from '../modules/reports/reports.schema.js';
+export type { FailureGroup, ReportChanges, SpecStat, TrendPoint } from '../modules/reports/insight.schema.js';
 export type { Suspects } from '../modules/suspects/suspects.schema.js';
 export type { PullRequestDetails, ReportDetail, ReportRun, Trends } from './response-types.js';
 export type {

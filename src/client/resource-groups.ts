@@ -23,18 +23,20 @@ import type {
   ManualRunResponse,
 } from '../modules/manual-runs/manual-runs.schema.js';
 import type {
-  ChangesResponse,
   DeadLetterListResponse,
-  FailureGroupsResponse,
   QueueStatusResponse,
   ReplayResponse,
   SummaryListQuery,
   SummaryListResponse,
   SummaryResponse,
-  SpecListResponse,
   SummaryWithDetailsResponse,
-  TrendsResponse,
 } from '../modules/reports/reports.schema.js';
+import type {
+  ChangesResponse,
+  FailureGroupsResponse,
+  SpecListResponse,
+  TrendsResponse,
+} from '../modules/reports/insight.schema.js';
 import type { TicketListResponse } from '../modules/tracker/tracker.schema.js';
 import type { ReportDetail, ReportRun } from './response-types.js';
 import type { Query } from './transport.js';

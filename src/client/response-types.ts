@@ -4,8 +4,8 @@ import type { PullRequestDetailsResponse } from '../modules/pull-requests/pull-r
 import type {
   ReportDetail as ReportDetailSchema,
   RunReportResponse,
-  TrendsResponse,
 } from '../modules/reports/reports.schema.js';
+import type { TrendsResponse } from '../modules/reports/insight.schema.js';
 
 // Names for answers whose shape has no schema of its own, so callers need not spell out Static<…>.
 

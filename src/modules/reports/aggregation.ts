@@ -9,9 +9,6 @@ import {
 } from './spec-aggregation.js';
 import { type AppReport, type ReportTotals, type RunState, summariseRuns, sumTotals } from './app-figures.js';
 
-export type { AppReport, DayFigures, ReportTotals } from './app-figures.js';
-export { FAILING_SPECS_LIMIT, sumTotals } from './app-figures.js';
-
 /** One row of the test-results service's `spec-details` report (the fields we use). */
 export interface SpecRow {
   project_name?: unknown;

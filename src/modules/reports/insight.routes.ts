@@ -2,14 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { listResponse, resolvePage } from '../../http/plumbing/pagination.js';
 import { errorResponses, toId } from '../../http/plumbing/schemas.js';
 import type { InsightService } from './insight.service.js';
-import {
-  ChangesResponse,
-  DateParams,
-  DetailParams,
-  FailureGroupsResponse,
-  SpecListQuery,
-  SpecListResponse,
-} from './reports.schema.js';
+import { DateParams, DetailParams } from './reports.schema.js';
+import { ChangesResponse, FailureGroupsResponse, SpecListQuery, SpecListResponse } from './insight.schema.js';
 
 const tags = ['E2E reports'];
 // Tables each cached answer is read from.

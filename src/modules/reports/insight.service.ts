@@ -4,8 +4,9 @@ import { addDays } from '../../shared/time.js';
 import { reportWindow } from './aggregation.js';
 import { createFailureGrouper, type FailureGroup } from './failure-signature.js';
 import { NO_QUARANTINES, type QuarantineEffects } from '../quarantine/report-effects.js';
-import type { DetailWithApp, ReportsRepository } from './reports.repository.js';
-import type { ReportChanges } from './reports.schema.js';
+import type { DetailWithApp } from './report-rows.js';
+import type { ReportsRepository } from './reports.repository.js';
+import type { ReportChanges } from './insight.schema.js';
 import { hasReadyVersion } from './summary-view.js';
 import { type SpecsRepository, type SpecStatus, toSpecStat } from './specs.repository.js';
 

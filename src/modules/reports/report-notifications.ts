@@ -1,5 +1,5 @@
 import type { NotificationInput } from '../notifications/notification-sink.js';
-import type { AppReport } from './aggregation.js';
+import type { AppReport } from './app-figures.js';
 import type { SpecStat } from './spec-aggregation.js';
 
 /** A pull request suspected of breaking a spec (as the suspects module finds them). */

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { nowIso } from '../../shared/time.js';
-import type { SummaryRow } from './reports.repository.js';
+import type { SummaryRow } from './report-rows.js';
 
 /**
  * The lifecycle writes of a date's summary: pending (with its attempt), retrying, failed. None of

@@ -1,31 +1,12 @@
-import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isStorableId, toCount, toDbBoolean } from '../../db/errors.js';
-import type {
-  Database,
-  E2eManualRunsTable,
-  E2eReportDetailsTable,
-  E2eReportSummariesTable,
-} from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import { nowIso, todayUtc } from '../../shared/time.js';
 import type { Aggregate } from './aggregation.js';
+import type { DetailRow, DetailWithApp, ManualRunRow, SummaryFilter, SummaryRow } from './report-rows.js';
 import { createReportStateRepository } from './report-state.repository.js';
 import { createSpecsRepository, insertSpecs } from './specs.repository.js';
-
-export type SummaryRow = Selectable<E2eReportSummariesTable>;
-export type DetailRow = Selectable<E2eReportDetailsTable>;
-export type ManualRunRow = Selectable<E2eManualRunsTable>;
-export type SummaryStatus = 'pending' | 'ready' | 'failed';
-
-export interface SummaryFilter {
-  status?: SummaryStatus;
-  from?: string;
-  to?: string;
-}
-
-export interface DetailWithApp extends DetailRow {
-  app_name: string;
-}
 
 /**
  * A summary whose row holds the figures of a ready version: the ready ones, and the pending or

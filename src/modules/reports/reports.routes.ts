@@ -14,9 +14,8 @@ import {
   SummaryListResponse,
   SummaryResponse,
   SummaryWithDetailsResponse,
-  TrendsQuery,
-  TrendsResponse,
 } from './reports.schema.js';
+import { TrendsQuery, TrendsResponse } from './insight.schema.js';
 import type { ReportsService } from './reports.service.js';
 import type { InsightService } from './insight.service.js';
 import { insightRoutes } from './insight.routes.js';

@@ -222,5 +222,3 @@ export const ReplayResponse = Type.Object({
   message: Type.String(),
   data: Type.Object({ replayed: Type.Integer() }),
 });
-
-export * from './insight.schema.js';

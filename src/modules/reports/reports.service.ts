@@ -5,8 +5,10 @@ import { addDays, todayUtc } from '../../shared/time.js';
 import type { AppsRepository } from '../apps/apps.repository.js';
 import { toApplicationDetails } from '../apps/apps.service.js';
 import { publishReportRequest } from './report-requests.js';
-import type { DetailRow, ReportsRepository, SummaryFilter, SummaryRow } from './reports.repository.js';
-import type { Enrichments, ReportDetail, ReportSummary, TrendPoint } from './reports.schema.js';
+import type { DetailRow, SummaryFilter, SummaryRow } from './report-rows.js';
+import type { ReportsRepository } from './reports.repository.js';
+import type { Enrichments, ReportDetail, ReportSummary } from './reports.schema.js';
+import type { TrendPoint } from './insight.schema.js';
 import {
   appReferences,
   hasReadyVersion,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS, openTestDatabase } from '../../../test/support/databases.js';
 import type { DatabaseHandle } from '../../db/database.js';
-import type { Aggregate, AppReport } from './aggregation.js';
+import type { Aggregate } from './aggregation.js';
+import type { AppReport } from './app-figures.js';
 import { createReportsRepository } from './reports.repository.js';
 import type { SpecStat } from './spec-aggregation.js';
 

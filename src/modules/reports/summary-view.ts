@@ -1,5 +1,5 @@
 import type { AppsRepository } from '../apps/apps.repository.js';
-import type { DetailRow, SummaryRow } from './reports.repository.js';
+import type { DetailRow, SummaryRow } from './report-rows.js';
 import { MAX_ATTEMPTS } from './report-progress.js';
 import type { ReportDetail, ReportSummary } from './reports.schema.js';
 

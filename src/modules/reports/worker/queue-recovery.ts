@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ReportQueue } from '../../../broker/broker.js';
 import { dedupFor, parseReportRequest } from '../report-requests.js';
-import type { ReportsRepository, SummaryRow } from '../reports.repository.js';
+import type { SummaryRow } from '../report-rows.js';
+import type { ReportsRepository } from '../reports.repository.js';
 
 /** Name of the lock that lets one worker at a time sweep pending reports. */
 export const SWEEP_LOCK = 'stale-sweep';
