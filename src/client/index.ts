@@ -51,3 +51,10 @@ export type {
   Quarantine,
   SpecQuarantine,
 } from '../modules/quarantine/quarantine.schema.js';
+export {
+  APP_LIMITS,
+  NOTIFICATION_LIMITS,
+  QUARANTINE_LIMITS,
+  TODO_LIMITS,
+  WEBHOOK_LIMITS,
+} from './field-limits.js';

@@ -305,3 +305,6 @@ export interface Database {
   test_result_specs: TestResultSpecsTable;
   test_result_failures: TestResultFailuresTable;
 }
+
+/** The name of a table, as routes name the tables their cached answers are read from. */
+export type TableName = keyof Database;

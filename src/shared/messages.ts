@@ -8,6 +8,7 @@
  * message that fails its schema is dropped by the broker before any handler sees it.
  */
 import { type Static, Type } from '@sinclair/typebox';
+import { NOTIFICATION_LIMITS } from '../client/field-limits.js';
 
 /** The six notification types of the spec. */
 export const NOTIFICATION_TYPES = [
@@ -19,9 +20,6 @@ export const NOTIFICATION_TYPES = [
   'info',
 ] as const;
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
-
-/** The longest title and message a notification may have, through the API or the broker. */
-export const NOTIFICATION_LIMITS = { title: 255, message: 4000 } as const;
 
 /** Not empty and not only white space, like the API's text fields. */
 const NonBlank = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '\\S' });

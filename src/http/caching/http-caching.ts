@@ -6,6 +6,7 @@ import type {
   preParsingHookHandler,
   RouteOptions,
 } from 'fastify';
+import type { TableName } from '../../db/schema.js';
 import {
   type CachedResponse,
   type ContentEncoding,
@@ -16,14 +17,18 @@ import {
   type ResponseCache,
 } from './response-cache.js';
 
+/**
+ * Opts a GET route into the serialized-response cache: the tables its answer is read from
+ * (include the parents whose deletion cascades into them). A committed write to any of them,
+ * in this process or another one, drops the cached answers.
+ */
+export interface CachedRead {
+  tables: readonly TableName[];
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /**
-     * Opts a GET route into the serialized-response cache: the tables its answer is read from
-     * (include the parents whose deletion cascades into them). A committed write to any of them,
-     * in this process or another one, drops the cached answers.
-     */
-    responseCache?: { tables: readonly string[] };
+    responseCache?: CachedRead;
   }
 }
 

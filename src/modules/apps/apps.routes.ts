@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CachedRead } from '../../http/caching/http-caching.js';
 import { listResponse, resolvePage } from '../../http/plumbing/pagination.js';
 import { errorResponses, IdParams, SuccessMessage, toId } from '../../http/plumbing/schemas.js';
 import { requireSomeField } from '../../http/plumbing/validation.js';
@@ -14,7 +15,7 @@ import type { AppsService } from './apps.service.js';
 
 const tags = ['Applications'];
 // Answers carry each application's last manual run and today's run count.
-const responseCache = { tables: ['apps', 'e2e_manual_runs'] };
+const responseCache: CachedRead = { tables: ['apps', 'e2e_manual_runs'] };
 
 export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = async (app, { service }) => {
   app.get(

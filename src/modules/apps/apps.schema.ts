@@ -1,8 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { APP_LIMITS } from '../../client/field-limits.js';
 import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
 import { HttpUrl, Nullable, OrNull, Text, Timestamp } from '../../http/plumbing/schemas.js';
-
-export const APP_LIMITS = { name: 255, code: 100, pipelineUrl: 500, repositoryUrl: 500 } as const;
 
 export const TriggerConfigurationInput = Type.Object(
   {

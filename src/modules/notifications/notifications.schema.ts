@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
 import { Nullable, Text, Timestamp } from '../../http/plumbing/schemas.js';
-import { NOTIFICATION_LIMITS, NOTIFICATION_TYPES, type NotificationType } from '../../shared/messages.js';
+import { NOTIFICATION_LIMITS } from '../../client/field-limits.js';
+import { NOTIFICATION_TYPES, type NotificationType } from '../../shared/messages.js';
 
 /** One of the six types; a single `enum` keeps a bad value to one INVALID_VALUE detail. */
 export const NotificationTypeSchema = Type.Unsafe<NotificationType>({

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CachedRead } from '../../http/caching/http-caching.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { listResponse, resolvePage } from '../../http/plumbing/pagination.js';
@@ -16,7 +17,7 @@ import { expiryProblems, type QuarantineService } from './quarantine.service.js'
 import type { QuarantineReview } from './review.js';
 
 const tags = ['Quarantine'];
-const responseCache = { tables: ['quarantines', 'apps'] };
+const responseCache: CachedRead = { tables: ['quarantines', 'apps'] };
 const NoContent = Type.Null({ description: 'Lifted' });
 
 /** Known failures: `/api/quarantine` and the review the `quarantine-review` job calls. */

@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { QUARANTINE_LIMITS } from '../../client/field-limits.js';
 import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
 import { Nullable, OrNull, QueryFlag, StringEnum, Text, Timestamp } from '../../http/plumbing/schemas.js';
 
-export const QUARANTINE_LIMITS = { reason: 500, spec: 1000 } as const;
 export const LIFTED_REASONS = ['manual', 'ticket_done', 'expired'] as const;
 export type LiftedReason = (typeof LIFTED_REASONS)[number];
 

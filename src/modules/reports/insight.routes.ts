@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CachedRead } from '../../http/caching/http-caching.js';
 import { listResponse, resolvePage } from '../../http/plumbing/pagination.js';
 import { errorResponses, toId } from '../../http/plumbing/schemas.js';
 import type { InsightService } from './insight.service.js';
@@ -7,10 +8,10 @@ import { ChangesResponse, FailureGroupsResponse, SpecListQuery, SpecListResponse
 
 const tags = ['E2E reports'];
 // Tables each cached answer is read from.
-const specTables = {
+const specTables: CachedRead = {
   tables: ['e2e_report_summaries', 'e2e_report_details', 'e2e_report_specs', 'apps', 'quarantines'],
 };
-const failureTables = {
+const failureTables: CachedRead = {
   tables: ['e2e_report_summaries', 'apps', 'test_result_uploads', 'test_result_failures'],
 };
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CachedRead } from '../../http/caching/http-caching.js';
 import { listResponse, resolvePage } from '../../http/plumbing/pagination.js';
 import { errorResponses, toId } from '../../http/plumbing/schemas.js';
 import {
@@ -25,8 +26,10 @@ const tags = ['E2E reports'];
 const DEFAULT_TREND_DAYS = 14;
 // Tables each cached answer is read from (application info and manual runs enrich the details).
 // Summaries name their apps without runs, so app changes count too.
-const summaries = { tables: ['e2e_report_summaries', 'apps'] };
-const enriched = { tables: ['e2e_report_summaries', 'e2e_report_details', 'apps', 'e2e_manual_runs'] };
+const summaries: CachedRead = { tables: ['e2e_report_summaries', 'apps'] };
+const enriched: CachedRead = {
+  tables: ['e2e_report_summaries', 'e2e_report_details', 'apps', 'e2e_manual_runs'],
+};
 const ALL_ENRICHMENTS = { includeDetails: true, includeAppInfo: true, includeManualRuns: true } as const;
 
 export const reportsRoutes: FastifyPluginAsyncTypebox<{

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { CachedRead } from '../../http/caching/http-caching.js';
 import { listResponse, resolvePage } from '../../http/plumbing/pagination.js';
 import { errorResponses, IdParams, SuccessMessage, toId } from '../../http/plumbing/schemas.js';
 import { requireSomeField } from '../../http/plumbing/validation.js';
@@ -15,7 +16,7 @@ import {
 import { cleanTodoInput, type TodosService } from './todos.service.js';
 
 const tags = ['To-do items'];
-const responseCache = { tables: ['todos'] };
+const responseCache: CachedRead = { tables: ['todos'] };
 // Callback style: an async hook would cost a promise and a microtask turn on every write.
 const cleanBody = (request: { body: unknown }, _reply: unknown, done: () => void) => {
   cleanTodoInput(request.body);

@@ -1,8 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { TODO_LIMITS } from '../../client/field-limits.js';
 import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
 import { HttpUrl, Nullable, OrNull, Text, Timestamp } from '../../http/plumbing/schemas.js';
-
-export const TODO_LIMITS = { title: 255, link: 500 } as const;
 
 export const ToDoItem = Type.Object(
   {

@@ -9,12 +9,12 @@ import {
   Text,
   Timestamp,
 } from '../../http/plumbing/schemas.js';
+import { WEBHOOK_LIMITS } from '../../client/field-limits.js';
 import { NotificationTypeSchema } from '../notifications/notifications.schema.js';
 
 export const WEBHOOK_KINDS = ['slack', 'teams', 'generic'] as const;
 export type WebhookKind = (typeof WEBHOOK_KINDS)[number];
 
-export const WEBHOOK_LIMITS = { url: 2000, name: 100, secretMin: 16, secretMax: 200 } as const;
 /** How many attempts `GET /api/webhooks/:id/deliveries` returns (and each webhook keeps). */
 export const DELIVERY_LOG_SIZE = 50;
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ApplicationDetails as Application, TriggerConfiguration } from '../../../src/client/index.js';
+import { APP_LIMITS } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { errorStatus, errorMessage, fieldMessage, fieldProblems } from '../api/errors';
 import { Checkbox, ErrorMessage, TextField } from '../components/ui';
@@ -97,7 +98,7 @@ export function AppForm({
         value={values.name}
         onChange={(e) => set('name', e.target.value)}
         error={fieldError('name')}
-        maxLength={255}
+        maxLength={APP_LIMITS.name}
         required
         hint="Must match the project name in the test-results service."
       />
@@ -106,7 +107,7 @@ export function AppForm({
         value={values.code}
         onChange={(e) => set('code', e.target.value)}
         error={fieldError('code') ?? conflict}
-        maxLength={100}
+        maxLength={APP_LIMITS.code}
         required
         hint="Short unique identifier."
       />
@@ -117,7 +118,7 @@ export function AppForm({
         value={values.pipelineUrl}
         onChange={(e) => set('pipelineUrl', e.target.value)}
         error={fieldError('pipelineUrl')}
-        maxLength={500}
+        maxLength={APP_LIMITS.pipelineUrl}
         required
         placeholder="https://app.circleci.com/pipelines/github/org/repo"
       />
@@ -128,7 +129,7 @@ export function AppForm({
         value={values.repositoryUrl}
         onChange={(e) => set('repositoryUrl', e.target.value)}
         error={fieldError('repositoryUrl')}
-        maxLength={500}
+        maxLength={APP_LIMITS.repositoryUrl}
         placeholder="https://github.com/org/repo"
         hint="The GitHub repository of the code under test: suspects of a failing spec come from its commits."
       />

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { NotificationType, Webhook, WebhookKind } from '../../../src/client/index.js';
+import { WEBHOOK_LIMITS } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { fieldMessage, fieldProblems, localError } from '../api/errors';
 import { Checkbox, ErrorMessage, SelectField, TextField } from '../components/ui';
@@ -106,7 +107,7 @@ export function WebhookForm({
           value={name}
           onChange={(e) => setName(e.target.value)}
           error={fieldError('name')}
-          maxLength={100}
+          maxLength={WEBHOOK_LIMITS.name}
           placeholder="#qa-alerts"
         />
         <SelectField
@@ -129,7 +130,7 @@ export function WebhookForm({
         value={url}
         onChange={(e) => setUrl(e.target.value)}
         error={fieldError('url')}
-        maxLength={2000}
+        maxLength={WEBHOOK_LIMITS.url}
         required={!webhook}
         autoComplete="off"
         placeholder={URL_PLACEHOLDERS[kind]}
@@ -161,7 +162,7 @@ export function WebhookForm({
             value={secret}
             onChange={(e) => setSecret(e.target.value)}
             error={fieldError('secret')}
-            maxLength={200}
+            maxLength={WEBHOOK_LIMITS.secretMax}
             autoComplete="new-password"
             hint={
               webhook

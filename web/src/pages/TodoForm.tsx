@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ToDoItem as Todo } from '../../../src/client/index.js';
+import { TODO_LIMITS } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { fieldMessage, fieldProblems } from '../api/errors';
 import { ErrorMessage, TextArea, TextField } from '../components/ui';
@@ -61,7 +62,7 @@ export function TodoForm({
         value={title}
         onChange={(e) => setTitle(e.target.value)}
         error={fieldError('title')}
-        maxLength={255}
+        maxLength={TODO_LIMITS.title}
         required
         placeholder={todo ? undefined : 'What needs doing?'}
       />
@@ -80,7 +81,7 @@ export function TodoForm({
           value={link}
           onChange={(e) => setLink(e.target.value)}
           error={fieldError('link')}
-          maxLength={500}
+          maxLength={TODO_LIMITS.link}
           placeholder="https://…"
         />
       </div>

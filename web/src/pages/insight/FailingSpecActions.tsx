@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { SpecStat } from '../../../../src/client/index.js';
+import { QUARANTINE_LIMITS, TODO_LIMITS } from '../../../../src/client/index.js';
 import { useClient } from '../../api/client';
 import { fieldMessage, fieldProblems } from '../../api/errors';
 import { Dialog, ErrorMessage, TextArea, TextField } from '../../components/ui';
@@ -63,7 +64,7 @@ function QuarantineForm({
         value={reason}
         onChange={(e) => setReason(e.target.value)}
         error={fieldError('reason')}
-        maxLength={500}
+        maxLength={QUARANTINE_LIMITS.reason}
         rows={3}
         required
       />
@@ -133,7 +134,7 @@ function TodoDraftForm({ context, onDone }: { context: FailingSpecContext; onDon
         label="Title"
         value={title}
         onChange={(e) => setTitle(e.target.value)}
-        maxLength={255}
+        maxLength={TODO_LIMITS.title}
         required
       />
       <TextField
@@ -141,7 +142,7 @@ function TodoDraftForm({ context, onDone }: { context: FailingSpecContext; onDon
         type="url"
         value={link}
         onChange={(e) => setLink(e.target.value)}
-        maxLength={500}
+        maxLength={TODO_LIMITS.link}
       />
       <TextArea label="Notes" value={description} onChange={(e) => setDescription(e.target.value)} rows={3} />
       <div className="dialog-actions">
