@@ -80,16 +80,16 @@ function presentedKey(request: FastifyRequest, sources: KeySources): string | un
   return undefined;
 }
 
-/**
- * Key check and brute-force protection (see docs/contract-notes.md, "Authentication"). A request
- * without any key is a plain 401 and is not counted; a wrong key is counted; the failure after
- * `BRUTE_FORCE_MAX_ATTEMPTS` inside the window blocks the address.
- */
 /** Applies `next` to a value now, or once it resolves when it is a promise. */
 function settle<T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise<R> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
 
+/**
+ * Key check and brute-force protection (see docs/contract-notes.md, "Authentication"). A request
+ * without any key is a plain 401 and is not counted; a wrong key is counted; the failure after
+ * `BRUTE_FORCE_MAX_ATTEMPTS` inside the window blocks the address.
+ */
 export function createAuthGuard(config: Config, store: AttemptStore): AuthGuard {
   const keyMatches = createKeyMatcher(config.apiKey);
   const { bruteForceMaxAttempts } = config.auth;

@@ -50,6 +50,9 @@ function createAjv(options: Options): Ajv {
 const bodyAjv = createAjv({ coerceTypes: false });
 const urlAjv = createAjv({ coerceTypes: 'array' });
 
+/** The context ajv takes as second argument (the parent object, for replacing the root). */
+type DataValidationCxt = Parameters<ValidateFunction>[1];
+
 /**
  * Fastify compiles every route's validators as it starts, most of which a given process never
  * runs; each compiled one keeps its generated source and code in the heap. This hands Fastify a
@@ -57,9 +60,6 @@ const urlAjv = createAjv({ coerceTypes: 'array' });
  * same `errors`. Fastify passes the parent object (so that ajv may replace a coerced root value)
  * only to functions carrying `schemaEnv`, which every ajv validator has: the stand-in has it too.
  */
-/** The context ajv takes as second argument (the parent object, for replacing the root). */
-type DataValidationCxt = Parameters<ValidateFunction>[1];
-
 export function compileValidator({ schema, httpPart }: { schema: object; httpPart?: string }): LazyValidator {
   const ajv = httpPart === 'body' ? bodyAjv : urlAjv;
   let compiled: ValidateFunction | undefined;

@@ -1,5 +1,5 @@
 import { addDays } from '../../shared/time.js';
-import { epochOf } from './instants.js';
+import { epochOf } from './epoch-of.js';
 import {
   createSpecAggregator,
   SPEC_ROW,

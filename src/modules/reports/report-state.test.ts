@@ -8,7 +8,7 @@ import {
   startReportHarness,
 } from '../../../test/reports/report-harness.js';
 import { addDays, todayUtc } from '../../shared/time.js';
-import { lastErrorOf } from './report-progress.js';
+import { lastErrorOf } from './report-attempts.js';
 
 /** Long enough to read each waiting retry between polls: 250, 500 and 1000 ms. */
 const RETRY_BASE_MS = 250;

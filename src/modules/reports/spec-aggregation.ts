@@ -1,6 +1,6 @@
 import { successRate } from '../../shared/rates.js';
 import { cut, EXAMPLE_MAX_LENGTH, firstLine } from './failure-signature.js';
-import { CellStore, COUNTED, FAILED, FLAKY, NONE } from './spec-cells.js';
+import { CellStore, COUNTED, FAILED, FLAKY, NONE } from './cell-store.js';
 
 /** What a report keeps about one spec of one app over the report window. */
 export interface SpecStat {

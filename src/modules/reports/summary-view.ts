@@ -1,6 +1,6 @@
 import type { AppsRepository } from '../apps/apps.repository.js';
 import type { DetailRow, SummaryRow } from './report-rows.js';
-import { MAX_ATTEMPTS } from './report-progress.js';
+import { MAX_ATTEMPTS } from './report-attempts.js';
 import type { ReportDetail, ReportSummary } from './reports.schema.js';
 
 type AppReference = ReportSummary['appsWithoutRuns'][number];

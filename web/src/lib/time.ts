@@ -51,14 +51,7 @@ export function formatPercent(rate: number | null | undefined): string {
   return `${(rate * 100).toFixed(rate === 1 || rate === 0 ? 0 : 1)}%`;
 }
 
-/** `<input type="datetime-local">` value (local time) ↔ ISO instant. */
-export function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60000);
-  return local.toISOString().slice(0, 16);
-}
-
+/** The ISO instant of an `<input type="datetime-local">` value (local time); null when empty or invalid. */
 export function fromLocalInput(value: string): string | null {
   if (!value) return null;
   const date = new Date(value);

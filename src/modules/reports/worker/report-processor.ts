@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { type Broker, CHANNELS, type DeadLetterEntry } from '../../../broker/broker.js';
-import { lastErrorOf, MAX_ATTEMPTS } from '../report-progress.js';
+import { lastErrorOf, MAX_ATTEMPTS } from '../report-attempts.js';
 import { dedupFor, parseReportRequest, type ReportRequest } from '../report-requests.js';
 import { createQueueRecovery, republish, SWEEP_LOCK } from './queue-recovery.js';
 import { generateReport, type ReportGenerationDeps } from './report-generation.js';
