@@ -2,6 +2,10 @@ import { createRequire } from 'node:module';
 import { decodeHTML } from 'entities';
 import type { Parser } from 'htmlparser2';
 
+// Hand-written over htmlparser2 (sanitize-html's own parser) rather than calling sanitize-html:
+// stripping a title that holds markup costs about 29,000 instructions here against 144,000
+// through sanitize-html with no tag allowed (callgrind, four typical titles), and sanitize-html
+// also loads PostCSS. The differential test against sanitize-html keeps the outputs equal.
 // The HTML parser is loaded with the first text that needs it, so a process that never receives
 // a to-do does not hold it.
 const require = createRequire(import.meta.url);
