@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { type Dialect, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Pool } from 'pg';
 import type { DatabaseConfig } from '../config/config.js';
 import { groupCommits } from './group-commit.js';
@@ -99,17 +100,16 @@ const STATEMENT_CACHE_SIZE = 500;
 /**
  * Kysely's SQLite driver prepares every query anew, and preparing costs more than running the
  * small queries this service makes. Queries are built from a fixed set of shapes, so cache the
- * prepared statements by SQL text (oldest evicted first). Reusing a statement is safe because
- * better-sqlite3 runs each one to completion synchronously.
+ * prepared statements by SQL text (least recently used evicted first). Reusing a statement is
+ * safe because better-sqlite3 runs each one to completion synchronously.
  */
 function withStatementCache(database: SqliteDatabase.Database): SqliteDatabase.Database {
   const prepare = database.prepare.bind(database);
-  const cache = new Map<string, SqliteDatabase.Statement>();
+  const cache = new LRUCache<string, SqliteDatabase.Statement>({ max: STATEMENT_CACHE_SIZE });
   database.prepare = ((source: string) => {
     let statement = cache.get(source);
     if (!statement) {
       statement = prepare(source);
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
       cache.set(source, statement);
     }
     return statement;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type {
   CompiledQuery,
   DatabaseConnection,
@@ -57,7 +58,7 @@ function nestedWrites(node: unknown, into: OperationNode[]): void {
 }
 
 const TABLES_CACHE_SIZE = 500;
-const tablesBySql = new Map<string, ReadonlySet<string>>();
+const tablesBySql = new LRUCache<string, ReadonlySet<string>>({ max: TABLES_CACHE_SIZE });
 
 /**
  * The tables a compiled query writes, or undefined for a read. The SQL text names every table
@@ -71,7 +72,6 @@ export function writtenTables(query: CompiledQuery): ReadonlySet<string> | undef
   let tables = tablesBySql.get(query.sql);
   if (!tables) {
     tables = findWrittenTables(query);
-    if (tablesBySql.size >= TABLES_CACHE_SIZE) tablesBySql.delete(tablesBySql.keys().next().value!);
     tablesBySql.set(query.sql, tables);
   }
   return tables.size > 0 ? tables : undefined;

@@ -6,6 +6,7 @@ import type {
   preParsingHookHandler,
   RouteOptions,
 } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { TableName } from '../../db/schema.js';
 import {
   type CachedResponse,
@@ -62,16 +63,19 @@ const tagResponse: onSendHookHandler<unknown> = (request, reply, payload, done) 
 };
 
 // Clients send the same few Accept-Encoding values again and again (one per browser), so each
-// is parsed once; the bound keeps odd values from growing it.
-const knownEncodings = new Map<string, ContentEncoding | undefined>();
+// is parsed once; the bound keeps odd values from growing it. `none`: nothing accepted (the cache
+// holds no undefined).
+const knownEncodings = new LRUCache<string, ContentEncoding | 'none'>({ max: 64 });
 
 /** The encoding to send a cached answer in: brotli, else gzip, when the client accepts it. */
 export function preferredEncoding(acceptEncoding: string | undefined): ContentEncoding | undefined {
   if (!acceptEncoding) return undefined;
-  if (knownEncodings.has(acceptEncoding)) return knownEncodings.get(acceptEncoding);
-  const chosen = parseAcceptEncoding(acceptEncoding);
-  if (knownEncodings.size < 64) knownEncodings.set(acceptEncoding, chosen);
-  return chosen;
+  let known = knownEncodings.get(acceptEncoding);
+  if (known === undefined) {
+    known = parseAcceptEncoding(acceptEncoding) ?? 'none';
+    knownEncodings.set(acceptEncoding, known);
+  }
+  return known === 'none' ? undefined : known;
 }
 
 function parseAcceptEncoding(acceptEncoding: string): ContentEncoding | undefined {

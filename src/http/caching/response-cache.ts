@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { LRUCache } from 'lru-cache';
 import { ALL_TABLES } from '../../db/write-tracking.js';
 
 /** A serialized 200 answer, ready to be sent again as it is. */
@@ -138,7 +139,9 @@ export function representationOf(
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
   const maxEntries = options.maxEntries ?? 1000;
   const now = options.now ?? Date.now;
-  const entries = new Map<string, CachedResponse>();
+  // Least recently used answers go first once `maxEntries` are kept; expiry is checked here (the
+  // injected clock, which tests move), not by the library.
+  const entries = new LRUCache<string, CachedResponse>({ max: maxEntries });
   // Bumped by every invalidation; a ticket is the value seen when a read began.
   let generation = 0;
   const enabled = options.ttlMs > 0;
@@ -172,8 +175,6 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         expiresAt: Math.min(at + options.ttlMs, nextMidnight),
       };
       if (!enabled || ticket !== generation) return entry;
-      entries.delete(key);
-      if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
       entries.set(key, entry);
       return entry;
     },
@@ -184,9 +185,11 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
         entries.clear();
         return;
       }
-      for (const [key, entry] of entries) {
-        if (entry.tables.some((table) => written.has(table))) entries.delete(key);
+      const stale: string[] = [];
+      for (const [key, entry] of entries.entries()) {
+        if (entry.tables.some((table) => written.has(table))) stale.push(key);
       }
+      for (const key of stale) entries.delete(key);
     },
     clear() {
       generation += 1;

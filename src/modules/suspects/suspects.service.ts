@@ -1,15 +1,9 @@
 import type { GitHubClient } from '../../integrations/github/github-client.js';
-import type { CommitPullRequest } from '../../integrations/github/github-commits.js';
 import { parseRepositoryUrl, type RepositoryRef } from '../../integrations/github/repository-url.js';
 import { NotFoundError, UnprocessableEntityError } from '../../shared/errors.js';
 import type { Log } from '../../shared/log.js';
-import type {
-  CommitRange,
-  RangeCommit,
-  RangeKey,
-  RangePullRequest,
-  SuspectsRepository,
-} from './suspects.repository.js';
+import { createCommitRanges } from './commit-ranges.js';
+import type { RangePullRequest, SuspectsRepository } from './suspects.repository.js';
 import type { Suspects } from './suspects.schema.js';
 
 /** Where a failing spec's streak began and the last commit it passed on, in a date's report. */
@@ -36,9 +30,6 @@ export interface SuspectsServiceDeps {
   memoryEntries?: number;
 }
 
-/** The most commits an answer lists (what GitHub lists without paging). */
-export const MAX_COMMITS = 250;
-
 const NOT_FOUND_MESSAGES = {
   no_report: (date: string) => `No ready report for ${date}`,
   not_failing: (date: string, spec: string) => `Spec ${spec} is not failing in the report of ${date}`,
@@ -46,103 +37,26 @@ const NOT_FOUND_MESSAGES = {
     `No passing commit of spec ${spec} before its failing streak in the report of ${date}`,
 } as const;
 
-/** Runs `work` over `items` with at most `limit` at once; the first failure fails the whole. */
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const worker = async () => {
-    while (!failed && next < items.length) {
-      const index = next++;
-      try {
-        results[index] = await work(items[index]!);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+/** The app's repository, or 422 when it has none or one that names no repository. */
+function repositoryOf(appId: number, url: string | null): RepositoryRef {
+  if (url === null) throw new UnprocessableEntityError(`Application ${appId} has no repositoryUrl`);
+  const ref = parseRepositoryUrl(url);
+  if (!ref) {
+    throw new UnprocessableEntityError(
+      `The repositoryUrl of application ${appId} does not name a repository as <scheme>://<host>/<owner>/<repo>`,
+    );
+  }
+  return ref;
 }
 
-// GitHub lists every pull request containing the commit; the one merged is what brought it in.
-const mergedPullRequest = (pulls: CommitPullRequest[]): RangePullRequest | null => {
-  const merged = pulls.find((pull) => pull.mergedAt !== null);
-  return merged
-    ? { number: merged.number, title: merged.title, url: merged.url, author: merged.author }
-    : null;
-};
-
 export function createSuspectsService(deps: SuspectsServiceDeps) {
-  const { github, ranges, log } = deps;
-  const concurrency = deps.concurrency ?? 8;
-  const memoryEntries = deps.memoryEntries ?? 50;
-  // Answers (or answers on their way) by range: concurrent asks share one GitHub walk.
-  const memory = new Map<string, Promise<CommitRange>>();
-
-  async function fetchRange(ref: RepositoryRef, base: string, head: string): Promise<CommitRange> {
-    const comparison = await github.compareCommits(ref.owner, ref.repo, base, head);
-    const listed = comparison.commits.slice(0, MAX_COMMITS);
-    const pulls = await mapLimited(listed, concurrency, (commit) =>
-      github.listPullRequestsOfCommit(ref.owner, ref.repo, commit.sha),
-    );
-    const commits: RangeCommit[] = listed.map((commit, i) => ({
-      ...commit,
-      pullRequest: mergedPullRequest(pulls[i]!),
-    }));
-    return { commits, truncated: comparison.totalCommits > listed.length };
-  }
-
-  async function storedOrFetched(ref: RepositoryRef, key: RangeKey): Promise<CommitRange> {
-    const stored = await ranges.findRange(key);
-    if (stored) return stored;
-    const range = await fetchRange(ref, key.base, key.head);
-    try {
-      await ranges.saveRange(key, range);
-    } catch (error) {
-      // The answer is right either way; the next ask fetches it again.
-      log.warn(`suspects: could not store ${key.repository} ${key.base}...${key.head}: ${String(error)}`);
-    }
-    return range;
-  }
-
-  function rangeOf(ref: RepositoryRef, base: string, head: string): Promise<CommitRange> {
-    const key: RangeKey = {
-      repository: `${ref.owner}/${ref.repo}`.toLowerCase(),
-      base: base.toLowerCase(),
-      head: head.toLowerCase(),
-    };
-    const id = `${key.repository} ${key.base} ${key.head}`;
-    const known = memory.get(id);
-    if (known) {
-      memory.delete(id);
-      memory.set(id, known);
-      return known;
-    }
-    const pending = storedOrFetched(ref, key);
-    memory.set(id, pending);
-    if (memory.size > memoryEntries) memory.delete(memory.keys().next().value!);
-    pending.catch(() => {
-      if (memory.get(id) === pending) memory.delete(id);
-    });
-    return pending;
-  }
-
-  function repositoryOf(appId: number, url: string | null): RepositoryRef {
-    if (url === null) throw new UnprocessableEntityError(`Application ${appId} has no repositoryUrl`);
-    const ref = parseRepositoryUrl(url);
-    if (!ref) {
-      throw new UnprocessableEntityError(
-        `The repositoryUrl of application ${appId} does not name a repository as <scheme>://<host>/<owner>/<repo>`,
-      );
-    }
-    return ref;
-  }
+  const rangeOf = createCommitRanges({
+    github: deps.github,
+    ranges: deps.ranges,
+    log: deps.log,
+    concurrency: deps.concurrency ?? 8,
+    memoryEntries: deps.memoryEntries ?? 50,
+  });
 
   return {
     /** `GET /api/apps/:id/suspects`: the commits between the spec's last pass and its first failure. */
