@@ -143,7 +143,16 @@ export function createContainer(infrastructure: Infrastructure) {
     clock: infrastructure.clock,
     integrationStatus,
   });
-  const testResults = createTestResultsModule(deps);
+  // An accepted upload asks for the reports it changes (the reports module, built below).
+  const testResults = createTestResultsModule(deps, {
+    onAccepted: async (upload) => void (await reports.refreshes.request(upload)),
+  });
+  const reports = createReportsModule(deps, {
+    appsRepository: apps.repository,
+    quarantine: quarantine.effects,
+    testResults: testResults.repository,
+    integrationStatus,
+  });
 
   // Failed-key attempts are counted in Redis when the process has it, so blocks hold across
   // API processes; in memory otherwise.
@@ -182,12 +191,7 @@ export function createContainer(infrastructure: Infrastructure) {
     suspects: createSuspectsModule(deps, { appsRepository: apps.repository, integrationStatus }),
     manualRuns: createManualRunsModule(deps, { integrationStatus }),
     quarantine,
-    reports: createReportsModule(deps, {
-      appsRepository: apps.repository,
-      quarantine: quarantine.effects,
-      testResults: testResults.repository,
-      integrationStatus,
-    }),
+    reports,
     testResults,
     /**
      * Points the jobs at an API: the API role calls it with its own listener once it listens,

@@ -68,6 +68,11 @@ export interface Config {
     readonly retryBaseMs: number;
     readonly visibilityMs: number;
     readonly staleMs: number;
+    /**
+     * REPORT_REFRESH_DELAY_MS: how long the reports an upload changes wait for more uploads before
+     * they are regenerated (uploads meanwhile join the same regeneration).
+     */
+    readonly refreshDelayMs: number;
   };
   readonly cypress: { readonly baseUrl: string; readonly apiKey?: string; readonly branch?: string };
   readonly github: { readonly apiUrl: string; readonly token?: string };
@@ -162,6 +167,7 @@ export function loadConfig(env: Env): Config {
       retryBaseMs: readInteger(env, 'REPORT_RETRY_BASE_MS', 5000, { min: 1 }),
       visibilityMs: readInteger(env, 'REPORT_VISIBILITY_MS', 600_000, { min: 1 }),
       staleMs: readInteger(env, 'REPORT_STALE_MS', 300_000, { min: 1 }),
+      refreshDelayMs: readInteger(env, 'REPORT_REFRESH_DELAY_MS', 3500, { min: 0, max: 3_600_000 }),
     },
     ...readIntegrationSettings(env),
     jobs: readSchedules(env, timezone),

@@ -1,4 +1,5 @@
 import type { Container } from '../container.js';
+import { createRefreshPoller, refreshPollMs } from '../modules/reports/report-refresh.js';
 import { createReportProcessor } from '../modules/reports/worker/report-processor.js';
 
 /** Shutdown waits this long for the report message in hand before the connections close. */
@@ -42,6 +43,14 @@ export async function startReportWorker(container: Container): Promise<ReportWor
     secrets: [config.cypress.apiKey],
     onProcessed: (outcome, seconds) => container.metrics.reportProcessed(outcome, seconds),
   });
+  // Regenerates the reports uploads changed, once their wait for more uploads is over.
+  const refreshes = createRefreshPoller({
+    refreshes: container.reports.refreshes.repository,
+    reports: container.reports.repository,
+    broker: container.broker,
+    pollMs: refreshPollMs(config.reports.refreshDelayMs),
+    warn: (error, message) => log.warn({ err: error }, message),
+  });
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
   // The broker may be down at boot: keep trying in the background instead of dying.
@@ -59,11 +68,13 @@ export async function startReportWorker(container: Container): Promise<ReportWor
       .catch((error: unknown) => log.warn({ err: error }, 'stale-pending sweep failed'));
   };
   await begin();
+  refreshes.start();
   return {
     processor,
     async stop(graceMs = SHUTDOWN_GRACE_MS) {
       stopped = true;
       clearTimeout(retryTimer);
+      await refreshes.stop();
       await processor.stop(graceMs);
     },
   };

@@ -5,6 +5,8 @@ import type { QuarantineEffects } from '../quarantine/report-effects.js';
 import type { IntegrationStatusTracker } from '../status/integration-status.js';
 import { createReportRowSource } from '../test-results/report-source.js';
 import type { TestResultsRepository } from '../test-results/test-results.repository.js';
+import { createRefreshRequests } from './report-refresh.js';
+import { createReportRefreshRepository } from './report-refresh.repository.js';
 import { createReportsRepository } from './reports.repository.js';
 import { createReportsService } from './reports.service.js';
 
@@ -22,8 +24,17 @@ export function createReportsModule(
   },
 ) {
   const repository = createReportsRepository(db);
+  const refreshRepository = createReportRefreshRepository(db);
   return {
     repository,
+    /** The dates accepted uploads asked to regenerate: requested by the API, claimed by workers. */
+    refreshes: {
+      repository: refreshRepository,
+      ...createRefreshRequests(refreshRepository, {
+        delayMs: config.reports.refreshDelayMs,
+        timezone: config.jobs.timezone,
+      }),
+    },
     service: createReportsService({
       reportsRepository: repository,
       appsRepository: links.appsRepository,
