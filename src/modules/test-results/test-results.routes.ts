@@ -1,3 +1,4 @@
+import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Readable } from 'node:stream';
@@ -16,6 +17,39 @@ const tags = ['Test results'];
 
 const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
+const REPORT_FILE = { type: 'string', format: 'binary' } as const;
+
+/**
+ * What `/openapi.json` (and so `/docs`) says the upload takes: the report file itself, in one of
+ * three content types, optionally gzipped. Documentation only: the body arrives as a stream and
+ * is checked by the service as it is read, so it has no schema the router would validate.
+ */
+const uploadDocumentation: SwaggerTransform = ({ schema, url }) => ({
+  url,
+  schema: {
+    ...schema,
+    body: {
+      content: {
+        'application/xml': {
+          schema: { ...REPORT_FILE, description: 'JUnit XML (mocha-junit-reporter, jest-junit, pytest, …)' },
+        },
+        'text/xml': { schema: { ...REPORT_FILE, description: 'JUnit XML' } },
+        'application/json': {
+          schema: { ...REPORT_FILE, description: "Playwright's json reporter or Mochawesome" },
+        },
+      },
+    },
+    headers: Type.Object({
+      'content-encoding': Type.Optional(
+        Type.String({
+          enum: ['gzip', 'identity'],
+          description: 'gzip: the file is gzipped (any of the three types)',
+        }),
+      ),
+    }),
+  },
+});
+
 export const testResultsRoutes: FastifyPluginAsyncTypebox<{
   service: TestResultsService;
   maxBytes: number;
@@ -31,7 +65,7 @@ export const testResultsRoutes: FastifyPluginAsyncTypebox<{
     '/test_results',
     {
       bodyLimit: maxBytes,
-      config: { ownsBodyValidation: true },
+      config: { ownsBodyValidation: true, swaggerTransform: uploadDocumentation },
       schema: {
         tags,
         summary:
