@@ -28,6 +28,7 @@ import {
 } from './resource-groups.js';
 import { createTransport, type Query, type TransportOptions } from './transport.js';
 import { quarantineGroup } from './quarantine-group.js';
+import { testResultsGroup } from './test-results-group.js';
 import { webhooksGroup } from './webhooks-group.js';
 
 // Only types come from the server's schema files (`import type` is erased at build time), so the
@@ -144,6 +145,7 @@ export class DashboardClient {
   readonly reports = reportsGroup(this);
   readonly webhooks = webhooksGroup(this);
   readonly quarantine = quarantineGroup(this);
+  readonly testResults = testResultsGroup(() => this.transport);
 
   readonly jobs = {
     list: () => this.get<JobListResponse>('/api/jobs'),

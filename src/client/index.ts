@@ -17,7 +17,8 @@ export {
   DashboardNetworkError,
   DashboardTimeoutError,
 } from './errors.js';
-export type { Query, RequestOptions, TransportOptions } from './transport.js';
+export type { Query, RawBody, RequestOptions, TransportOptions } from './transport.js';
+export type { UploadQuery } from './test-results-group.js';
 export type { JobName, JobRun, JobStatus } from '../modules/jobs/jobs.schema.js';
 export type {
   ApplicationDetails,
