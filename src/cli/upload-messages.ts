@@ -85,15 +85,16 @@ const NETWORK_REASONS: Record<string, string> = {
   EPROTO: 'TLS handshake failed (is the URL https on a plain-http port?)',
 };
 
-/** The innermost error code of a fetch failure (fetch wraps the socket's error as its cause). */
-function errorCode(error: unknown): string | undefined {
-  let code: string | undefined;
+/** The innermost code and message of a fetch failure (fetch wraps the socket's error as its cause). */
+function innermost(error: unknown): { code?: string; message?: string } {
+  const found: { code?: string; message?: string } = {};
   for (let current = error, depth = 0; current && depth < 5; depth++) {
-    const link = current as { code?: unknown; cause?: unknown };
-    if (typeof link.code === 'string') code = link.code;
+    const link = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof link.code === 'string') found.code = link.code;
+    if (typeof link.message === 'string' && link.message !== '') found.message = link.message;
     current = link.cause;
   }
-  return code;
+  return found;
 }
 
 /** `cannot reach the dashboard at URL (reason)` for a request that got no answer; else undefined. */
@@ -102,7 +103,7 @@ export function unreachableMessage(baseUrl: string, error: unknown): string | un
     return `cannot reach the dashboard at ${baseUrl} (no answer within ${error.timeoutMs / 1000} s)`;
   }
   if (!(error instanceof DashboardNetworkError)) return undefined;
-  const code = errorCode(error.cause);
-  const reason = code !== undefined ? (NETWORK_REASONS[code] ?? code) : error.message;
+  const { code, message } = innermost(error.cause);
+  const reason = (code !== undefined ? NETWORK_REASONS[code] : undefined) ?? code ?? message ?? error.message;
   return `cannot reach the dashboard at ${baseUrl} (${reason})`;
 }
