@@ -6,7 +6,7 @@ import { Checkbox, ErrorMessage, SelectField, TextField } from '../components/ui
 
 export const KIND_LABELS: Record<WebhookKind, string> = {
   slack: 'Slack',
-  teams: 'Microsoft Teams',
+  teams: 'Microsoft Teams (Workflows)',
   generic: 'Generic JSON',
 };
 
