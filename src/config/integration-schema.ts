@@ -12,7 +12,10 @@ export const INTEGRATION_VARIABLES = {
       default: 'https://cloud.cypress.io/enterprise-reporting/report',
       description: 'Cypress Cloud reporting endpoint: the test-results source',
     }),
-    apiKey: text({ env: 'CYPRESS_API_KEY', description: 'Cypress Cloud API key' }),
+    apiKey: text({
+      env: 'CYPRESS_API_KEY',
+      description: 'Cypress Cloud API key (without one, requests go out without a token)',
+    }),
     branch: text({
       env: 'CYPRESS_BRANCH',
       description: 'branch filter of the test-results query (every branch when unset)',
@@ -24,10 +27,17 @@ export const INTEGRATION_VARIABLES = {
       default: 'https://api.github.com',
       description: 'source-control API (GitHub Enterprise: `https://ghe.example.com/api/v3`)',
     }),
-    token: text({ env: 'GITHUB_TOKEN', description: 'GitHub token' }),
+    token: text({
+      env: 'GITHUB_TOKEN',
+      description:
+        'GitHub token (without one, GitHub is read anonymously: public repositories, 60 requests/hour)',
+    }),
   }),
   jira: Type.Object({
-    baseUrl: url({ env: 'JIRA_BASE_URL', description: 'tracker (Jira) address' }),
+    baseUrl: url({
+      env: 'JIRA_BASE_URL',
+      description: 'Jira Cloud address; with `JIRA_EMAIL` and `JIRA_API_TOKEN`, turns the tracker on',
+    }),
     email: text({ env: 'JIRA_EMAIL', description: 'Jira account e-mail' }),
     apiToken: text({ env: 'JIRA_API_TOKEN', description: 'Jira API token' }),
     manualQaProject: text({
@@ -37,7 +47,7 @@ export const INTEGRATION_VARIABLES = {
     cacheMs: integer({
       env: 'TRACKER_CACHE_MS',
       default: 60_000,
-      description: 'how long tracker answers are cached',
+      description: 'how long tracker answers are cached (`0` turns the cache off)',
     }),
   }),
   circleci: Type.Object({
@@ -46,16 +56,20 @@ export const INTEGRATION_VARIABLES = {
       default: 'https://circleci.com',
       description: 'CircleCI address',
     }),
-    token: text({ env: 'CIRCLECI_TOKEN', description: 'CircleCI token (manual E2E runs)' }),
+    token: text({
+      env: 'CIRCLECI_TOKEN',
+      description:
+        'CircleCI token (without one, starting a manual run answers 502 and the status poll is off)',
+    }),
     projectSlug: text({
       env: 'CIRCLECI_PROJECT_SLUG',
-      description: 'CircleCI project of the manual E2E runs',
+      description: "project of the manual E2E runs when an app's `pipelineUrl` names none",
     }),
     pollMs: integer({
       env: 'CIRCLECI_POLL_MS',
       default: 30_000,
       minimum: 1,
-      description: 'how often a manual run’s pipeline is polled',
+      description: "how often a manual run's pipeline is polled",
     }),
   }),
   fcm: Type.Object({
@@ -66,11 +80,12 @@ export const INTEGRATION_VARIABLES = {
     }),
     serviceAccountJson: text({
       env: 'FCM_SERVICE_ACCOUNT_JSON',
-      description: 'the service-account key file’s JSON text (push delivery)',
+      description:
+        'the JSON of a service-account key (push is off without it or `GOOGLE_APPLICATION_CREDENTIALS`)',
     }),
     credentialsFile: text({
       env: 'GOOGLE_APPLICATION_CREDENTIALS',
-      description: 'path of the service-account key file, when `FCM_SERVICE_ACCOUNT_JSON` is unset',
+      description: 'path of a service-account key file, read when `FCM_SERVICE_ACCOUNT_JSON` is unset',
     }),
     concurrency: integer({
       env: 'FCM_CONCURRENCY',
@@ -95,7 +110,7 @@ export const INTEGRATION_VARIABLES = {
       env: 'WEBHOOK_POLL_MS',
       default: 2000,
       minimum: 10,
-      description: 'longest pause between looks for due deliveries (others’ and retries)',
+      description: "longest pause between looks for due deliveries (others' and retries)",
     }),
   }),
 };
@@ -106,7 +121,7 @@ export const JOB_VARIABLES = {
     timezone: timezone({
       env: 'CRON_TZ',
       default: 'UTC',
-      description: 'time zone of every schedule below',
+      description: 'time zone of the job schedules',
     }),
     e2eReport: cron({
       env: 'E2E_REPORT_CRON_SCHEDULE',

@@ -57,9 +57,9 @@ export const ConfigSchema = Type.Object({
   redisNamespace: text({
     env: 'REDIS_NAMESPACE',
     default: '',
-    unset: 'unset (the spec’s exact names)',
+    unset: "unset (the spec's exact names)",
     description:
-      'prefix of the broker’s Redis keys and channels and of the scheduler’s tick locks, so that deployments or test runs can share one Redis server',
+      "prefix of the broker's Redis keys and channels and of the scheduler's tick locks, so that deployments or test runs can share one Redis server",
   }),
   trustProxy: trustProxy({
     env: 'TRUST_PROXY',
