@@ -98,7 +98,7 @@ export function delays<O extends VariableOptions<readonly number[]> & { default:
 ): Variable<readonly number[], O> {
   const parse = (value: string): readonly number[] => {
     const items = splitList(value);
-    if (items.length === 0) return options.default;
+    if (items.length === 0) return [...options.default];
     return items.map((item) =>
       /^\d{1,9}$/.test(item) ? Number(item) : invalid(`must list delays in milliseconds, got "${item}"`),
     );

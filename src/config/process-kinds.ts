@@ -20,7 +20,7 @@ const isRole = (name: string): name is Role => (ROLE_NAMES as readonly string[])
 export function roles<O extends VariableOptions<readonly Role[]>>(options: O): Variable<readonly Role[], O> {
   const parse = (value: string): readonly Role[] => {
     const names = splitList(value);
-    if (names.length === 0) return ROLE_NAMES;
+    if (names.length === 0) return [...ROLE_NAMES];
     const unknown = names.find((name) => !isRole(name));
     if (unknown !== undefined) {
       invalid(`lists unknown role "${unknown}" (known: ${ROLE_NAMES.join(', ')})`);

@@ -93,7 +93,7 @@ export function* variablesIn(schema: TSchema, path: readonly string[] = []): Gen
 }
 
 /**
- * The variables' texts in the shape of the schema's nested objects, ready for `Value.Decode`;
+ * The variables' texts in the shape of the schema's nested objects, ready to be decoded;
  * variables whose text is undefined are left out.
  */
 export function nestTexts(
