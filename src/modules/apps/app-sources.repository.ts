@@ -23,6 +23,11 @@ const countsByApp = (rows: readonly { app_id: number; runs: string | number | bi
  */
 export function createAppSourcesRepository(db: Db) {
   return {
+    /** Every application's id, in order. */
+    async appIds(): Promise<number[]> {
+      return (await db.selectFrom('apps').select('id').orderBy('id').execute()).map((row) => row.id);
+    },
+
     /**
      * Every application that ever uploaded, with its newest run. The run is found by run number
      * through the `(app_id, run_number, …)` index, one seek per application, so the cost does not
@@ -79,11 +84,17 @@ export function createAppSourcesRepository(db: Db) {
       return countsByApp(rows);
     },
 
-    /** Manual runs per application started in [fromIso, toIso). */
-    async manualRunsBetween(fromIso: string, toIso: string): Promise<Map<number, number>> {
+    /** Manual runs per application of `appIds` started in [fromIso, toIso) (read by `(app_id, created_at)`). */
+    async manualRunsBetween(
+      appIds: readonly number[],
+      fromIso: string,
+      toIso: string,
+    ): Promise<Map<number, number>> {
+      if (appIds.length === 0) return new Map();
       const rows = await db
         .selectFrom('e2e_manual_runs')
         .select((eb) => ['app_id', eb.fn.countAll<string | number>().as('runs')])
+        .where('app_id', 'in', [...appIds])
         .where('created_at', '>=', fromIso)
         .where('created_at', '<', toIso)
         .groupBy('app_id')

@@ -37,7 +37,6 @@ export function createAppsModule(
     }),
     runsToday: createRunsTodayService({
       sources,
-      appIds: async () => (await repository.listAll()).map((row) => row.id).sort((a, b) => a - b),
       timezone: config.jobs.timezone,
       cypressConfigured: Boolean(config.cypress.apiKey),
     }),

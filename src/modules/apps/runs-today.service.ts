@@ -8,8 +8,6 @@ const REPORT_WINDOW_DAYS = 14;
 
 export interface RunsTodayDeps {
   sources: AppSourcesRepository;
-  /** Every application's id. */
-  appIds: () => Promise<number[]>;
   /** CRON_TZ: "today" of the counts and of the report job. */
   timezone: string;
   /** Whether the Cypress Cloud export can be read (CYPRESS_API_KEY is set). */
@@ -30,10 +28,10 @@ export function createRunsTodayService(deps: RunsTodayDeps) {
     async get(): Promise<RunsToday> {
       const day = zonedDay(deps.timezone, now());
       const windowStart = `${addDays(day.date, -(REPORT_WINDOW_DAYS - 1))}T00:00:00.000Z`;
-      const [appIds, uploaded, manual, latest, reportRuns] = await Promise.all([
-        deps.appIds(),
+      const appIds = await deps.sources.appIds();
+      const [uploaded, manual, latest, reportRuns] = await Promise.all([
         deps.sources.uploadedRunsBetween(day.startIso, day.endIso),
-        deps.sources.manualRunsBetween(day.startIso, day.endIso),
+        deps.sources.manualRunsBetween(appIds, day.startIso, day.endIso),
         deps.sources.latestUploads(),
         deps.sources.reportDayRuns(day.date),
       ]);
