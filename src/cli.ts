@@ -2,8 +2,7 @@
 import 'dotenv/config';
 // The commands below import their modules when they run.
 import { parseArgs } from 'node:util';
-import { loadConfig, type Config } from './config/config.js';
-import { ConfigError } from './config/env-parsers.js';
+import { ConfigError, loadConfig, type Config } from './config/config.js';
 
 const USAGE = `Usage: dashboard <command> [options]
 
