@@ -3,6 +3,7 @@ import type {
   AppListResponse,
   AppResponse,
   CreateAppBody,
+  RunsTodayResponse,
   UpdateAppBody,
 } from '../modules/apps/apps.schema.js';
 import type { ValidateKeyResponse } from '../modules/auth/auth.schema.js';
@@ -119,6 +120,8 @@ export class DashboardClient {
     /** The commits (and pull requests) between a failing spec's last pass and its streak. */
     suspects: (id: number, query: { spec: string; date: string }) =>
       this.get<Static<typeof SuspectsResponse>>(`/api/apps/${id}/suspects`, { ...query }),
+    /** Today's CI runs per application from its results source, and its manual runs apart. */
+    runsToday: () => this.get<Static<typeof RunsTodayResponse>>('/api/apps/runs_today'),
   };
 
   readonly todos = {
