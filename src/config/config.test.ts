@@ -29,7 +29,12 @@ describe('configuration', () => {
     });
     expect(config.rateLimit.max).toBe(600);
     expect(config.rateLimit.windowMs).toBe(60_000);
-    expect(config.reports).toEqual({ retryBaseMs: 5000, visibilityMs: 600_000, staleMs: 300_000 });
+    expect(config.reports).toEqual({
+      retryBaseMs: 5000,
+      visibilityMs: 600_000,
+      staleMs: 300_000,
+      refreshDelayMs: 3500,
+    });
     expect(config.externalTimeoutMs).toBe(10_000);
     expect(config.apiBaseUrl).toBe('http://127.0.0.1:3000');
     expect(config.github.apiUrl).toBe('https://api.github.com');
@@ -69,6 +74,8 @@ describe('configuration', () => {
     ['GITHUB_URL', 'not a url'],
     ['LOG_LEVEL', 'loud'],
     ['RATE_LIMIT_ROUTES', 'GET /api/apps=lots'],
+    ['REPORT_REFRESH_DELAY_MS', '-1'],
+    ['REPORT_REFRESH_DELAY_MS', '3600001'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     const error = failure({ API_SECURITY_KEY: 'k'.repeat(40), [name]: value });
     expect(error.variable).toBe(name);

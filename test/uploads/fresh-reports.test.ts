@@ -49,14 +49,21 @@ describe.each(DIALECTS)('reports that follow uploads (%s)', (dialect) => {
     (await h.metrics.registry.getSingleMetric('dashboard_reports_processed_total')!.get()).values.find(
       (value) => value.labels.outcome === 'ready',
     )?.value ?? 0;
-  /** Waits until no regeneration is due or under way. */
+  /** Nothing asked for, queued, in hand or pending. */
+  const idle = async () => {
+    const waiting = await h.database.db.selectFrom('report_refreshes').select('date').execute();
+    const queue = await h.broker.reportQueue.stats(Date.now());
+    const status = (await read(today())).statusCode;
+    return waiting.length + queue.queued + queue.inFlight + queue.scheduledRetries === 0 && status === 200;
+  };
+  /**
+   * Waits until no regeneration is due or under way, twice half a second apart: a claimed date
+   * is out of the table a moment before its request is queued.
+   */
   const settled = () =>
     eventually(
-      async () => ({
-        waiting: (await h.database.db.selectFrom('report_refreshes').select('date').execute()).length,
-        status: (await read(today())).statusCode,
-      }),
-      (state) => state.waiting === 0 && state.status === 200,
+      async () => (await idle()) && (await sleep(500)) === undefined && (await idle()),
+      (quiet) => quiet,
       20_000,
     );
 
@@ -76,7 +83,8 @@ describe.each(DIALECTS)('reports that follow uploads (%s)', (dialect) => {
           const response = await read(today());
           if (response.statusCode === 202) {
             // While it regenerates, the last ready version is served beside the pending summary.
-            expect(lastRunIn(response.json<Json>().lastReady)).toBe(run - 1);
+            // (The version just saved when the new one commits between the two reads of the answer.)
+            expect([run - 1, run]).toContain(lastRunIn(response.json<Json>().lastReady));
           }
           return response;
         },
