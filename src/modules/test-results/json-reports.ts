@@ -4,6 +4,7 @@ import {
   createReportCollector,
   type ParsedReport,
   type TestOutcome,
+  withoutAnsi,
 } from './report-model.js';
 import { locationInText, locationOf, rootOf, specPathOf } from './spec-paths.js';
 
@@ -55,13 +56,14 @@ function playwrightErrors(results: unknown[], fileOf: PlaywrightFile, root: stri
     const listed = arrayOf(result.errors).filter(isObject);
     const errors = listed.length > 0 ? listed : isObject(result.error) ? [result.error] : [];
     if (errors.length === 0) continue;
+    // Playwright colours its messages for the terminal: the codes go, the text stays.
     const messages = errors.map((error) => textOf(error.message) ?? textOf(error.stack)).filter(Boolean);
     const stacks = errors.map((error) => textOf(error.stack) ?? textOf(error.message)).filter(Boolean);
     const located = errors.find((error) => isObject(error.location));
     const location = located && isObject(located.location) ? located.location : undefined;
     return {
-      ...(messages.length > 0 ? { message: messages.join('\n\n') } : {}),
-      ...(stacks.length > 0 ? { stack: stacks.join('\n\n') } : {}),
+      ...(messages.length > 0 ? { message: withoutAnsi(messages.join('\n\n')) } : {}),
+      ...(stacks.length > 0 ? { stack: withoutAnsi(stacks.join('\n\n')) } : {}),
       location: location ? locationOf(fileOf(textOf(location.file)), location.line, root) : undefined,
     };
   }
@@ -73,9 +75,11 @@ function playwrightRunErrors(report: Json, fileOf: PlaywrightFile) {
   return arrayOf(report.errors)
     .filter(isObject)
     .map((error) => {
-      const message = textOf(error.message) ?? textOf(error.stack) ?? 'Playwright reported an error';
+      const message = withoutAnsi(
+        textOf(error.message) ?? textOf(error.stack) ?? 'Playwright reported an error',
+      );
       const snippet = textOf(error.snippet);
-      const stack = [textOf(error.stack) ?? message, snippet].filter(Boolean).join('\n\n');
+      const stack = withoutAnsi([textOf(error.stack) ?? message, snippet].filter(Boolean).join('\n\n'));
       const file = isObject(error.location) ? fileOf(textOf(error.location.file)) : undefined;
       return { message, stack, ...(file ? { spec: file } : {}) };
     });

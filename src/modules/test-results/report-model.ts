@@ -110,6 +110,10 @@ const TEXT_FIELD_MAX = 1000;
 // eslint-disable-next-line no-control-regex
 const ANSI_ESCAPES = /\u001b\[[0-9;]*[A-Za-z]/g;
 
+/** Text without terminal colour codes. */
+export const withoutAnsi = (text: string) =>
+  text.includes('\u001b') ? text.replace(ANSI_ESCAPES, '') : text;
+
 /**
  * A copy of `text` that shares no memory with it. Parsers hand out substrings of the chunk they
  * read, and V8 keeps the whole chunk alive as long as such a substring lives: a name kept for the
@@ -135,6 +139,8 @@ export const shortName = (text: string) => cutText(text.trim(), TEXT_FIELD_MAX) 
 export interface CollectorOptions {
   /** The CI's checkout folder: absolute spec paths under it are stored relative to it. */
   root?: string | undefined;
+  /** Told of each test as the reader hands it over (its spec named as stored), before it is tallied. */
+  onTest?: (test: ReportedTest) => void;
 }
 
 /**
@@ -177,6 +183,7 @@ export function createReportCollector(format: UploadFormat, options: CollectorOp
   return {
     add(test: ReportedTest): void {
       const tally = tallyOf(test.spec);
+      options.onTest?.({ ...test, spec: tally.spec });
       tally.tests += 1;
       tally[test.outcome] += 1;
       totals.tests += 1;
