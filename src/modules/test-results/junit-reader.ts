@@ -30,7 +30,7 @@ interface OpenCase {
   /** Retries that failed before the final result (Surefire's flaky and rerun elements). */
   retries: number;
   /** Each failure or error element: its message attribute and its text. */
-  problems: { message: string | undefined; text: string }[];
+  problems: { message: string | undefined; text: string }[] | undefined;
 }
 
 /** An element as the parser hands it over. */
@@ -50,9 +50,13 @@ const attribute = (tag: Tag, name: string): string | undefined => {
 
 const firstLine = (text: string) => text.split('\n', 1)[0]!.trim();
 
+const NO_PROBLEMS: { message?: string; stack?: string } = Object.freeze({});
+/** Title paths are worked out only when someone reads each test (per-test storage). */
+const UNREAD_TITLES: string[] = [];
+
 /** Every error of a failed case: messages and texts each joined with a blank line. */
 function joinedProblems(problems: OpenCase['problems']): { message?: string; stack?: string } {
-  if (problems.length === 0) return {};
+  if (problems === undefined) return NO_PROBLEMS;
   const messages: string[] = [];
   const stacks: string[] = [];
   for (const problem of problems) {
@@ -137,7 +141,8 @@ export function createJUnitReader(options: CollectorOptions = {}) {
       seconds: Number.isFinite(seconds) ? seconds : 0,
       outcome: 'passed',
       retries: 0,
-      problems: [],
+      // Most cases pass: the list is made by the first failure.
+      problems: undefined,
     };
   }
 
@@ -149,7 +154,7 @@ export function createJUnitReader(options: CollectorOptions = {}) {
   function openInsideCase(test: OpenCase, tag: Tag) {
     if (tag.name === 'failure' || tag.name === 'error') {
       test.outcome = 'failed';
-      test.problems.push({ message: attribute(tag, 'message'), text: '' });
+      (test.problems ??= []).push({ message: attribute(tag, 'message'), text: '' });
       startGathering('case');
     } else if (tag.name === 'skipped') {
       if (test.outcome === 'passed') test.outcome = 'skipped';
@@ -185,23 +190,29 @@ export function createJUnitReader(options: CollectorOptions = {}) {
   parser.on('text', gather);
   parser.on('cdata', gather);
 
+  /** `file:line` from the case's attributes, else from the failure text naming the spec's file. */
+  function locationOfCase(test: OpenCase, spec: string, stack: string | undefined): string | undefined {
+    if (test.line === undefined && stack === undefined) return undefined;
+    const specPath = specPathOf(spec, root);
+    return locationOf(test.file ?? specPath, test.line, root) ?? locationInText(stack, specPath);
+  }
+
   function closeCase(test: OpenCase) {
     const suite = suites.at(-1);
     const spec = junitSpecOf(test, suite, { lastFile, pytest });
     const outcome = test.outcome === 'passed' && test.retries > 0 ? 'flaky' : test.outcome;
-    const joined = outcome === 'failed' ? joinedProblems(test.problems) : {};
-    const specPath = specPathOf(spec, root);
+    const joined = outcome === 'failed' ? joinedProblems(test.problems) : NO_PROBLEMS;
+    // One shape for every test, no spreads: this runs for each of hundreds of thousands of cases.
     collector.add({
       spec,
       title: test.name,
-      titlePath: junitTitlePath(test, suite, pytest),
+      titlePath: collector.listening ? junitTitlePath(test, suite, pytest) : UNREAD_TITLES,
       retries: test.retries,
       outcome,
       durationMs: test.seconds * 1000,
-      location:
-        locationOf(test.file ?? (test.line ? specPath : undefined), test.line, root) ??
-        (outcome === 'failed' ? locationInText(joined.stack, specPath) : undefined),
-      ...joined,
+      location: locationOfCase(test, spec, joined.stack),
+      message: joined.message,
+      stack: joined.stack,
     });
   }
 
@@ -229,7 +240,7 @@ export function createJUnitReader(options: CollectorOptions = {}) {
     gathering = undefined;
     gathered = '';
     if (kind === 'case' && current && (name === 'failure' || name === 'error')) {
-      current.problems.at(-1)!.text = text;
+      current.problems!.at(-1)!.text = text;
     } else if (kind === 'suite-error' && name === 'error') {
       const trimmed = text.trim();
       collector.error({

@@ -181,6 +181,9 @@ export function createReportCollector(format: UploadFormat, options: CollectorOp
   }
 
   return {
+    /** Whether each test is read by someone (onTest): readers may skip details nobody reads. */
+    listening: options.onTest !== undefined,
+
     add(test: ReportedTest): void {
       const tally = tallyOf(test.spec);
       options.onTest?.({ ...test, spec: tally.spec });

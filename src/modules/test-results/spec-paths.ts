@@ -108,16 +108,24 @@ export function locationOf(
   return `${specPathOf(file, root)}:${number}`;
 }
 
-const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Characters that may stand before a file name in a stack frame or a failure text. */
+const BEFORE_FILE = new Set([' ', '\t', '\n', '\r', '(', '/', '\\']);
 
 /**
  * The line of `spec` that a stack trace or a failure text names first (`at … (path/spec.js:12:5)`,
  * pytest's `tests/test_orders.py:16: AssertionError`), as `spec:line`; undefined when it names none.
+ * A scan for the file's name rather than a regular expression built per failure.
  */
 export function locationInText(text: string | undefined, spec: string): string | undefined {
   if (!text || spec === '') return undefined;
-  const base = spec.split('/').at(-1)!;
-  const pattern = new RegExp(`(?:^|[\\s(/\\\\])${escaped(base)}:(\\d+)`, 'm');
-  const match = pattern.exec(text.length > 65_536 ? text.slice(0, 65_536) : text);
-  return match ? `${spec}:${match[1]}` : undefined;
+  const needle = `${spec.slice(spec.lastIndexOf('/') + 1)}:`;
+  const end = Math.min(text.length, 65_536);
+  for (let at = text.indexOf(needle); at >= 0 && at < end; at = text.indexOf(needle, at + 1)) {
+    if (at > 0 && !BEFORE_FILE.has(text[at - 1]!)) continue;
+    let digits = at + needle.length;
+    while (digits < text.length && text.charCodeAt(digits) >= 48 && text.charCodeAt(digits) <= 57)
+      digits += 1;
+    if (digits > at + needle.length) return `${spec}:${text.slice(at + needle.length, digits)}`;
+  }
+  return undefined;
 }
