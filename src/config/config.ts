@@ -55,6 +55,11 @@ export interface Config {
     readonly bruteForceMaxAttempts: number;
     readonly bruteForceWindowMs: number;
     readonly bruteForceBlockMs: number;
+    /**
+     * API_KEY_CACHE_MS: how long a process trusts what it looked up about a key made through the
+     * API before asking the database again (revocations arrive sooner through the broker).
+     */
+    readonly keyCacheMs: number;
   };
   readonly rateLimit: {
     /** 0 turns the general limit off. */
@@ -151,6 +156,7 @@ export function loadConfig(env: Env): Config {
       bruteForceMaxAttempts: readInteger(env, 'BRUTE_FORCE_MAX_ATTEMPTS', 3, { min: 1 }),
       bruteForceWindowMs: readInteger(env, 'BRUTE_FORCE_WINDOW_MS', 900_000, { min: 1 }),
       bruteForceBlockMs: readInteger(env, 'BRUTE_FORCE_BLOCK_MS', 1_800_000, { min: 1 }),
+      keyCacheMs: readInteger(env, 'API_KEY_CACHE_MS', 1000, { min: 0, max: 60_000 }),
     },
     rateLimit: {
       max: readInteger(env, 'RATE_LIMIT_MAX', 600),

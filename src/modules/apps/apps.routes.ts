@@ -11,6 +11,7 @@ import {
   UpdateAppBody,
 } from './apps.schema.js';
 import type { AppsService } from './apps.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Applications'];
 // Answers carry each application's last manual run and today's run count.
@@ -20,7 +21,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = a
   app.get(
     '/apps',
     {
-      config: { responseCache },
+      config: { responseCache, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'List monitored applications with their last manual run',
@@ -38,7 +39,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = a
   app.get(
     '/apps/:id',
     {
-      config: { responseCache },
+      config: { responseCache, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One application',

@@ -11,6 +11,7 @@ import {
   UploadResponse,
 } from './test-results.schema.js';
 import type { TestResultsService } from './test-results.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Test results'];
 
@@ -31,7 +32,11 @@ export const testResultsRoutes: FastifyPluginAsyncTypebox<{
     '/test_results',
     {
       bodyLimit: maxBytes,
-      config: { ownsBodyValidation: true },
+      // Upload keys (CI) may send results, each held to its applications if it names some.
+      config: {
+        ownsBodyValidation: true,
+        access: { scopes: ['upload'], uploadApps: { query: 'app', by: 'code' } },
+      },
       schema: {
         tags,
         summary:
@@ -59,6 +64,7 @@ export const testResultsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/test_results',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Uploaded test results, newest first (optionally of one app)',
@@ -76,6 +82,7 @@ export const testResultsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/test_results/:id',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One upload with the error text of each failed test',
