@@ -191,15 +191,16 @@ export function createAuthGuard(config: Config, store: AttemptStore, keys?: KeyR
         const fail = (error: unknown) => done(error as Error);
         const admit = (credential: Credential) => {
           request.credential = credential;
-          if (scopeAllows(credential, request.routeOptions.config.access)) return done();
-          // Refused by scope: the key is good, so this is no failed attempt.
-          void sendForbidden(request, reply, credential);
+          // Refused by scope: the key is good, so this is no failed attempt (and no use either:
+          // a refused request changes nothing, `lastUsedAt` included).
+          if (!scopeAllows(credential, request.routeOptions.config.access)) {
+            return void sendForbidden(request, reply, credential);
+          }
+          keys?.used(credential);
+          done();
         };
         const answer = (lookup: KeyLookup) => {
-          if (lookup.kind === 'valid') {
-            keys?.used(lookup.credential);
-            return admit(lookup.credential);
-          }
+          if (lookup.kind === 'valid') return admit(lookup.credential);
           if (lookup.kind === 'inactive') return void sendUnauthorized(reply, sources);
           guard.handleFailure(request, reply, () => sendUnauthorized(reply, sources)).catch(fail);
         };
