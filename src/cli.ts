@@ -4,6 +4,7 @@ import 'dotenv/config';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config/config.js';
 import { ConfigError } from './config/env-parsers.js';
+import { withDashboardKey } from './cli/client-key.js';
 
 const USAGE = `Usage: dashboard <command> [options]
 
@@ -14,7 +15,8 @@ Commands:
   jobs run <name> [--wait]               run a job now on the API (names from 'jobs list')
   report [YYYY-MM-DD]                    publish a report request for the date (default today)
 
-Configuration comes from environment variables (and a .env file); see README.md.`;
+Configuration comes from environment variables (and a .env file); see README.md. The commands
+that call the API present DASHBOARD_API_KEY when it is set, else API_SECURITY_KEY.`;
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`${message}\n`);
@@ -79,13 +81,13 @@ async function migrate(): Promise<void> {
 async function jobs(args: string[]): Promise<void> {
   const io = { out: (text: string) => console.log(text), err: (text: string) => console.error(text) };
   const { jobsCommand } = await import('./cli/jobs-command.js');
-  process.exitCode = await jobsCommand(args, configFrom(process.env), io);
+  process.exitCode = await jobsCommand(args, withDashboardKey(configFrom(process.env), process.env), io);
 }
 
 async function report(args: string[]): Promise<void> {
   const io = { out: (text: string) => console.log(text), err: (text: string) => console.error(text) };
   const { reportCommand } = await import('./cli/report-command.js');
-  process.exitCode = await reportCommand(args, configFrom(process.env), io);
+  process.exitCode = await reportCommand(args, withDashboardKey(configFrom(process.env), process.env), io);
 }
 
 async function upload(args: string[]): Promise<void> {

@@ -27,6 +27,7 @@ import {
   trackerGroup,
 } from './resource-groups.js';
 import { createTransport, type Query, type TransportOptions } from './transport.js';
+import { keysGroup } from './keys-group.js';
 import { quarantineGroup } from './quarantine-group.js';
 import { webhooksGroup } from './webhooks-group.js';
 
@@ -144,6 +145,7 @@ export class DashboardClient {
   readonly reports = reportsGroup(this);
   readonly webhooks = webhooksGroup(this);
   readonly quarantine = quarantineGroup(this);
+  readonly keys = keysGroup(this);
 
   readonly jobs = {
     list: () => this.get<JobListResponse>('/api/jobs'),

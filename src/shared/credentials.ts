@@ -21,7 +21,7 @@ export const SERVICE_KEY_CREDENTIAL: Credential = Object.freeze({
   id: null,
   name: null,
   scope: 'admin',
-  apps: Object.freeze([]) as readonly string[],
+  apps: Object.freeze([]),
 });
 
 /** What looking a presented key up found. */

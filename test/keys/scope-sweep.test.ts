@@ -46,7 +46,7 @@ function requestFor(operation: Operation, key: MadeKey) {
     if (parameter.in === 'query' && parameter.required)
       query.set(parameter.name, VALUES[parameter.name] ?? '1');
   }
-  const target = query.size > 0 ? `${url}?${query}` : url;
+  const target = query.size > 0 ? `${url}?${query.toString()}` : url;
   if (operation.path === '/api/test_results' && operation.method === 'POST') {
     return { url: target, headers: { 'content-type': 'application/xml' }, payload: JUNIT };
   }

@@ -2,7 +2,7 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
-  preHandlerHookHandler,
+  preHandlerAsyncHookHandler,
   RouteOptions,
 } from 'fastify';
 import type { Readable } from 'node:stream';
@@ -82,7 +82,7 @@ export function registerAppLimits(
   scope: FastifyInstance,
   appIdsOf: (codes: readonly string[]) => Promise<number[]>,
 ): void {
-  const check: preHandlerHookHandler = async (request, reply) => {
+  const check: preHandlerAsyncHookHandler = async (request, reply) => {
     const limit = request.routeOptions.config.access?.uploadApps;
     const credential = request.credential;
     if (!limit || !credential || sharesCachedAnswers(credential)) return;
@@ -104,6 +104,6 @@ export function registerAppLimits(
   scope.addHook('onRoute', (route: RouteOptions) => {
     const access = route.config?.access;
     if (access?.uploadApps === undefined) return;
-    route.preHandler = [...asArray(route.preHandler as Hooks<preHandlerHookHandler>), check];
+    route.preHandler = [...asArray(route.preHandler as Hooks<preHandlerAsyncHookHandler>), check];
   });
 }
