@@ -162,9 +162,16 @@ export function CreatedKey({ created, onDone }: { created: CreatedApiKey; onDone
       <CopyField label="Key" value={created.key} />
       <CopyField label="CLI line" value={`DASHBOARD_API_KEY=${created.key}`} />
       <p className="muted small">
-        {created.scope === 'upload'
-          ? `With DASHBOARD_URL=${window.location.origin} as well, \`dashboard upload FILE --app CODE\` sends results with it.`
-          : 'Send it as the x-api-key header, or sign in with it.'}
+        {created.scope === 'upload' ? (
+          <>
+            With <code>DASHBOARD_URL={window.location.origin}</code> as well,{' '}
+            <code>dashboard upload FILE --app CODE</code> sends results with it.
+          </>
+        ) : (
+          <>
+            Send it as the <code>x-api-key</code> header, or sign in with it.
+          </>
+        )}
       </p>
       <div className="dialog-actions">
         <button type="button" className="button button-primary" onClick={onDone}>
