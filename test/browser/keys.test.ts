@@ -1,12 +1,23 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../support/test-app.js';
-import { type Browser, chromiumAvailable, type Stack } from './harness.js';
+import { type Browser, chromiumAvailable, type Stack, VIEWPORTS } from './harness.js';
+import { seriousViolations, sidewaysOverflowCause } from './page-checks.js';
 import { screens } from './screens.js';
 import { closeSession, openSession, STEP, waitText } from './steps.js';
 
 const visible = (locator: Locator, timeout = STEP) => locator.first().waitFor({ state: 'visible', timeout });
 const gone = (locator: Locator, timeout = STEP) => locator.first().waitFor({ state: 'detached', timeout });
+
+/** No serious accessibility violation, and nothing scrolls sideways at phone width. */
+async function checkPage(page: Page) {
+  expect(await seriousViolations(page)).toEqual([]);
+  const before = page.viewportSize();
+  await page.setViewportSize(VIEWPORTS.phone);
+  await page.waitForTimeout(150);
+  expect(await sidewaysOverflowCause(page)).toBe('none');
+  if (before) await page.setViewportSize(before);
+}
 
 /** Signs in through the form, as a person does. */
 async function signIn(page: Page, baseUrl: string, key: string) {
@@ -87,6 +98,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)(
       await dialog.getByRole('button', { name: /Copy Key/ }).click();
       expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(key);
       await screens(page, 'keys-created');
+      await checkPage(page);
       await dialog.getByRole('button', { name: 'Done' }).click();
 
       const item = section.getByRole('listitem').filter({ hasText: 'Shop CI' });
@@ -113,6 +125,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)(
       expect(text).not.toMatch(/Last used never/);
       expect(await page.content()).not.toContain(key.slice(12));
       await screens(page, 'keys-page');
+      await checkPage(page);
 
       await item.getByRole('button', { name: /Revoke/ }).click();
       const confirm = page.getByRole('dialog', { name: 'Revoke this key?' });
@@ -169,6 +182,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)(
       await page.getByRole('link', { name: 'Applications' }).first().click();
       await visible(page.getByRole('row').filter({ hasText: 'Shop' }));
       await screens(page, 'read-only-apps');
+      await checkPage(page);
     });
 
     it('an upload key is told at sign-in that it is for CI, and does not sign in', async () => {
