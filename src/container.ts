@@ -179,7 +179,7 @@ export function createContainer(infrastructure: Infrastructure) {
     apps,
     todos: createTodosModule(deps, { dialect: database.dialect }),
     jobs,
-    status: createStatusModule(deps, { database, jobs: jobs.service }),
+    status: createStatusModule(deps, { database, jobs: jobs.service, uploads: apps.sources }),
     pullRequests: createPullRequestsModule(deps, { notify: notifications.sink, integrationStatus }),
     tracker: createTrackerModule(deps, { integrationStatus }),
     /** Suspect commits of failing specs (`GET /api/apps/:id/suspects`, notification suspects). */

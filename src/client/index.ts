@@ -17,11 +17,14 @@ export {
   DashboardNetworkError,
   DashboardTimeoutError,
 } from './errors.js';
-export type { Query, RequestOptions, TransportOptions } from './transport.js';
+export type { Query, RawBody, RequestOptions, TransportOptions } from './transport.js';
+export type { UploadQuery } from './test-results-group.js';
 export type { JobName, JobRun, JobStatus } from '../modules/jobs/jobs.schema.js';
 export type {
+  AppRunsToday,
   ApplicationDetails,
   CreateAppBody,
+  RunsToday,
   TriggerConfiguration,
   UpdateAppBody,
 } from '../modules/apps/apps.schema.js';
@@ -30,7 +33,12 @@ export type { RunReportOptions } from './resource-groups.js';
 export type { PullRequest } from '../modules/pull-requests/pull-requests.schema.js';
 export type { Notification, ReadAllFilter } from '../modules/notifications/notifications.schema.js';
 export type { NotificationType } from '../modules/notifications/notification-sink.js';
-export type { IntegrationStatus, ServiceStatus } from '../modules/status/status.schema.js';
+export type {
+  IntegrationStatus,
+  ResultSources,
+  ServiceStatus,
+  UploadSourceStatus,
+} from '../modules/status/status.schema.js';
 export type { TicketList, TrackerTicket } from '../modules/tracker/tracker.schema.js';
 export type { ManualRun } from '../modules/manual-runs/manual-runs.schema.js';
 export type {

@@ -8,9 +8,6 @@ export interface JiraSettings {
   manualQaProject: string | undefined;
 }
 
-/** The variables Jira needs; every one of them is required for any call. */
-export const JIRA_REQUIRED_VARIABLES = ['JIRA_BASE_URL', 'JIRA_EMAIL', 'JIRA_API_TOKEN'] as const;
-
 /** Jira settings, or undefined (with the missing variable names) when Jira is not configured. */
 export function readJiraSettings(
   config: Pick<Config, 'jira'>,

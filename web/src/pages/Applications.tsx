@@ -14,7 +14,14 @@ import { useAsync } from '../lib/useAsync';
 import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useShell } from '../shell';
 import { AppForm } from './AppForm';
-import { LastManualRunCell, LastResultCell, UNFINISHED, useLatestReport } from './AppRunCells';
+import {
+  CiRunsTodayCell,
+  LastManualRunCell,
+  LastResultCell,
+  UNFINISHED,
+  useLatestReport,
+  useRunsToday,
+} from './AppRunCells';
 import { IfCanChange } from '../lib/access';
 
 const RUN_POLL_MS = 5000;
@@ -59,6 +66,7 @@ export function ApplicationsPage() {
   const [rowError, setRowError] = useState<{ appId: number; error: unknown }>();
   const followed = useFollowedRuns(client, apps.reload);
   const latestReport = useLatestReport();
+  const runsToday = useRunsToday();
 
   const replace = (app: Application) =>
     apps.setData((list) => {
@@ -85,6 +93,7 @@ export function ApplicationsPage() {
       followed.track(run);
       notify(`E2E run started for ${app.name}.`);
       apps.reload();
+      runsToday.reload();
     } catch (error) {
       setRowError({ appId: app.id, error });
     } finally {
@@ -130,6 +139,7 @@ export function ApplicationsPage() {
             'Last E2E result',
             'Last manual run',
             'Runs today',
+            'Manual runs today',
             <span className="sr-only">Actions</span>,
           ]}
         >
@@ -180,7 +190,12 @@ export function ApplicationsPage() {
                 <td data-label="Last manual run">
                   <LastManualRunCell app={app} followed={followed.runs[app.id]} />
                 </td>
-                <td data-label="Runs today">{app.e2eRunsQuantity}</td>
+                <td data-label="Runs today">
+                  <CiRunsTodayCell runs={runsToday.data?.get(app.id)} />
+                </td>
+                <td data-label="Manual runs today">
+                  {runsToday.data?.get(app.id)?.manualRuns ?? app.e2eRunsQuantity}
+                </td>
                 <td className="actions-cell">
                   <IfCanChange>
                     <div className="actions">
