@@ -193,7 +193,8 @@ export function createAuthGuard(config: Config, store: AttemptStore, keys?: KeyR
           request.credential = credential;
           // Refused by scope: the key is good, so this is no failed attempt (and no use either:
           // a refused request changes nothing, `lastUsedAt` included).
-          if (!scopeAllows(credential, request.routeOptions.config.access)) {
+          // An unknown path has no data to guard: any valid key gets its plain 404.
+          if (!request.is404 && !scopeAllows(credential, request.routeOptions.config.access)) {
             return void sendForbidden(request, reply, credential);
           }
           keys?.used(credential);

@@ -337,6 +337,17 @@ describe.each(DIALECTS)('API keys: what each scope may do (%s)', (dialect) => {
     expect(refusedKeys.statusCode).toBe(403);
   });
 
+  it('an unknown /api path answers 404 to every valid key, whatever its scope', async () => {
+    for (const scope of ['read', 'upload'] as const) {
+      const { key } = await makeKey(t, { scope });
+      for (const method of ['GET', 'POST', 'DELETE'] as const) {
+        const response = await withKey(t, key, freshIp())({ method, url: '/api/no_such_resource' });
+        expect(response.statusCode).toBe(404);
+        expect(response.json().error.code).toBe('NOT_FOUND');
+      }
+    }
+  });
+
   it('unknown keys count as failed attempts like wrong admin keys; revoked keys and valid keys out of scope do not', async () => {
     const read = await makeKey(t, { scope: 'read' });
     const revoked = await makeKey(t, { scope: 'read' });
