@@ -5,6 +5,7 @@ import { BODY_LIMIT_BYTES, registerBodyParsing } from './http/plumbing/body-pars
 import { registerErrorHandling, sendRouteNotFound } from './http/plumbing/error-handler.js';
 import { connectResponseCache } from './http/caching/cache-invalidation.js';
 import { registerHttpCaching } from './http/caching/http-caching.js';
+import { registerAppLimits } from './http/auth/route-access.js';
 import { deferredChildLogger } from './http/plumbing/request-logger.js';
 import { requestIdFrom } from './http/plumbing/request-id.js';
 import { docsRoutes, registerOpenApi } from './http/plumbing/openapi.js';
@@ -18,6 +19,8 @@ import { appsRoutes } from './modules/apps/apps.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { keysRoutes } from './modules/keys/keys.routes.js';
+import { ApiKey } from './modules/keys/keys.schema.js';
 import { ownBaseUrl } from './modules/jobs/jobs.module.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 import { suspectsRoutes } from './modules/suspects/suspects.routes.js';
@@ -129,12 +132,19 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   app.addSchema(ReportDetail);
   app.addSchema(Webhook);
   app.addSchema(WebhookDelivery);
+  app.addSchema(ApiKey);
+  // Set by the key guard of each protected scope (route-access.ts).
+  app.decorateRequest('credential', undefined);
+  app.decorateRequest('appLimit', undefined);
 
   const disconnectCache = await connectResponseCache(container.responseCache, {
     writes: container.database.writes,
     broker: container.broker,
   });
   app.addHook('onClose', disconnectCache);
+  // Revocations made by other API processes reach this one's key lookup through the broker.
+  const stopHearingRevocations = await container.keys.listen();
+  app.addHook('onClose', stopHearingRevocations);
   // API processes consume `notification:create`; claimOnce makes one of them act per message.
   const stopConsuming = await consumeNotificationMessages({
     broker: container.broker,
@@ -164,7 +174,9 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await registerRateLimit(api, config, container.redis);
+      // The guard also refuses a key whose scope the route's own `access` config does not admit.
       api.addHook('onRequest', guard.protect());
+      registerAppLimits(api, (codes) => container.keys.repository.appIds(codes));
       registerHttpCaching(api, container.responseCache);
       api.setNotFoundHandler(sendRouteNotFound);
       // One line per module: its routes over the services the container built.
@@ -183,6 +195,7 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
       await api.register(reportsRoutes, container.reports);
       await api.register(quarantineRoutes, container.quarantine);
       await api.register(testResultsRoutes, container.testResults);
+      await api.register(keysRoutes, container.keys);
     },
     { prefix: '/api' },
   );

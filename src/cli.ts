@@ -3,6 +3,7 @@ import 'dotenv/config';
 // The commands below import their modules when they run.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { withDashboardKey } from './cli/client-key.js';
 
 const USAGE = `Usage: dashboard <command> [options]
 
@@ -16,7 +17,8 @@ Commands:
   help [command]                         this text, or the options of one command
 
 'dashboard help <command>' or 'dashboard <command> --help' lists a command's options.
-Configuration comes from environment variables (and a .env file); see README.md.`;
+Configuration comes from environment variables (and a .env file); see README.md. The commands
+that call the API present DASHBOARD_API_KEY when it is set, else API_SECURITY_KEY.`;
 
 /** Each command's own help; the texts of the bigger commands live beside their code. */
 const COMMAND_HELP: Record<string, () => Promise<string>> = {
@@ -30,7 +32,7 @@ Applies the database migrations (DATABASE_URL) and exits.`,
   report: async () => `Usage: dashboard report [YYYY-MM-DD]
 
 Asks for the report of a date (default today, UTC): on the broker at REDIS_URL, else through the
-API at API_BASE_URL with API_SECURITY_KEY.`,
+API at API_BASE_URL with DASHBOARD_API_KEY (else API_SECURITY_KEY).`,
   jobs: async () => (await import('./cli/jobs-command.js')).JOBS_USAGE,
   upload: async () => (await import('./cli/upload-options.js')).UPLOAD_USAGE,
 };
@@ -100,13 +102,13 @@ async function migrate(): Promise<void> {
 async function jobs(args: string[]): Promise<void> {
   const io = { out: (text: string) => console.log(text), err: (text: string) => console.error(text) };
   const { jobsCommand } = await import('./cli/jobs-command.js');
-  process.exitCode = await jobsCommand(args, configFrom(process.env), io);
+  process.exitCode = await jobsCommand(args, withDashboardKey(configFrom(process.env), process.env), io);
 }
 
 async function report(args: string[]): Promise<void> {
   const io = { out: (text: string) => console.log(text), err: (text: string) => console.error(text) };
   const { reportCommand } = await import('./cli/report-command.js');
-  process.exitCode = await reportCommand(args, configFrom(process.env), io);
+  process.exitCode = await reportCommand(args, withDashboardKey(configFrom(process.env), process.env), io);
 }
 
 async function upload(args: string[]): Promise<void> {

@@ -15,6 +15,7 @@ import { DashboardClient } from './client/dashboard-client.js';
 import { createAppsModule } from './modules/apps/apps.module.js';
 import { createHealthCheck } from './modules/health/health.check.js';
 import { createJobsModule } from './modules/jobs/jobs.module.js';
+import { createKeysModule } from './modules/keys/keys.module.js';
 import { createManualRunsModule } from './modules/manual-runs/manual-runs.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createPullRequestsModule } from './modules/pull-requests/pull-requests.module.js';
@@ -153,6 +154,7 @@ export function createContainer(infrastructure: Infrastructure) {
     testResults: testResults.repository,
     integrationStatus,
   });
+  const keys = createKeysModule(deps, { clock: infrastructure.clock });
 
   // Failed-key attempts are counted in Redis when the process has it, so blocks hold across
   // API processes; in memory otherwise.
@@ -169,8 +171,10 @@ export function createContainer(infrastructure: Infrastructure) {
     ...infrastructure,
     /** Failed-key attempts and blocks per address (closed with the HTTP app). */
     attemptStore,
-    /** The key check and brute-force block of every protected scope. */
-    guard: createAuthGuard(config, attemptStore),
+    /** The key check (API_SECURITY_KEY and the keys made through the API), scopes and brute-force block. */
+    guard: createAuthGuard(config, attemptStore, keys.lookup),
+    /** Keys made through `/api/keys`: scoped, stored as hashes, revocable. */
+    keys,
     /** `GET /health`'s probes of the database and the broker. */
     healthCheck: createHealthCheck(
       { database: () => database.ping(), broker: () => broker.ping() },

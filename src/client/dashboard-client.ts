@@ -28,6 +28,7 @@ import {
   trackerGroup,
 } from './resource-groups.js';
 import { createTransport, type Query, type TransportOptions } from './transport.js';
+import { keysGroup } from './keys-group.js';
 import { quarantineGroup } from './quarantine-group.js';
 import { testResultsGroup } from './test-results-group.js';
 import { webhooksGroup } from './webhooks-group.js';
@@ -149,6 +150,7 @@ export class DashboardClient {
   readonly webhooks = webhooksGroup(this);
   readonly quarantine = quarantineGroup(this);
   readonly testResults = testResultsGroup(() => this.transport);
+  readonly keys = keysGroup(this);
 
   readonly jobs = {
     list: () => this.get<JobListResponse>('/api/jobs'),

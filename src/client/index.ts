@@ -64,3 +64,5 @@ export type {
   Quarantine,
   SpecQuarantine,
 } from '../modules/quarantine/quarantine.schema.js';
+export type { ApiKey, CreatedApiKey, CreateKeyBody } from '../modules/keys/keys.schema.js';
+export type { KeyScope } from '../shared/credentials.js';

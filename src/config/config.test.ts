@@ -26,6 +26,7 @@ describe('configuration', () => {
       bruteForceMaxAttempts: 3,
       bruteForceWindowMs: 900_000,
       bruteForceBlockMs: 1_800_000,
+      keyCacheMs: 1000,
     });
     expect(config.rateLimit.max).toBe(600);
     expect(config.rateLimit.windowMs).toBe(60_000);
@@ -63,6 +64,7 @@ describe('configuration', () => {
     ['PORT', '70000'],
     ['BRUTE_FORCE_MAX_ATTEMPTS', '0'],
     ['RATE_LIMIT_MAX', '-1'],
+    ['API_KEY_CACHE_MS', '70000'],
     ['DATABASE_URL', 'mysql://x'],
     ['REDIS_URL', 'http://localhost'],
     ['ROLES', 'api,cook'],

@@ -41,7 +41,8 @@ export const ConfigSchema = Type.Object({
     env: 'API_SECURITY_KEY',
     unset: 'generated per run outside production',
     requiredWhen: { env: 'NODE_ENV', is: 'production' },
-    description: 'the shared API key (32+ characters recommended; shorter logs a warning)',
+    description:
+      'the admin key (32+ characters recommended; shorter logs a warning); keys of narrower scope are made through `/api/keys`',
   }),
   database: database({
     env: 'DATABASE_URL',
@@ -110,6 +111,13 @@ export const ConfigSchema = Type.Object({
       default: 1_800_000,
       minimum: 1,
       description: 'how long a block lasts',
+    }),
+    keyCacheMs: integer({
+      env: 'API_KEY_CACHE_MS',
+      default: 1000,
+      maximum: 60_000,
+      description:
+        'how long a process trusts what it looked up about an API key made through `/api/keys` (revocations also arrive through the broker; `0` asks the database on every request)',
     }),
   }),
   rateLimit: Type.Object({

@@ -301,6 +301,22 @@ export interface ReportRefreshesTable {
   requested_at: string;
 }
 
+/** A key made through `/api/keys` (see migration 012): only its SHA-256 is stored. */
+export interface ApiKeysTable {
+  id: Generated<number>;
+  name: string;
+  scope: string;
+  /** JSON array of application codes (upload keys; empty = every app). */
+  apps: string;
+  prefix: string;
+  /** Lower-case hex SHA-256 of the whole key. */
+  key_hash: string;
+  created_at: CreatedAt;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
   apps: AppsTable;
   todos: TodosTable;
@@ -322,4 +338,5 @@ export interface Database {
   test_result_specs: TestResultSpecsTable;
   test_result_failures: TestResultFailuresTable;
   report_refreshes: ReportRefreshesTable;
+  api_keys: ApiKeysTable;
 }

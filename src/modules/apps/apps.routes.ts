@@ -13,6 +13,7 @@ import {
 } from './apps.schema.js';
 import type { AppsService } from './apps.service.js';
 import type { RunsTodayService } from './runs-today.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Applications'];
 // Answers carry each application's last manual run and today's run count.
@@ -29,7 +30,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/apps',
     {
-      config: { responseCache },
+      config: { responseCache, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'List monitored applications with their last manual run',
@@ -47,7 +48,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/apps/runs_today',
     {
-      config: { responseCache: runsTodayCache },
+      config: { responseCache: runsTodayCache, access: READ_ACCESS },
       schema: {
         tags,
         summary:
@@ -61,7 +62,7 @@ export const appsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/apps/:id',
     {
-      config: { responseCache },
+      config: { responseCache, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One application',

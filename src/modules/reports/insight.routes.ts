@@ -10,6 +10,7 @@ import {
   SpecListQuery,
   SpecListResponse,
 } from './reports.schema.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['E2E reports'];
 // Tables each cached answer is read from.
@@ -28,7 +29,7 @@ export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService 
   app.get(
     '/e2e_run_report/:summaryId/:appId/specs',
     {
-      config: { responseCache: specTables },
+      config: { responseCache: specTables, access: READ_ACCESS },
       schema: {
         tags,
         summary:
@@ -52,7 +53,7 @@ export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService 
   app.get(
     '/e2e_run_report/:summaryId/:appId/failure_groups',
     {
-      config: { responseCache: failureTables },
+      config: { responseCache: failureTables, access: READ_ACCESS },
       schema: {
         tags,
         summary:
@@ -70,7 +71,7 @@ export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService 
   app.get(
     '/e2e_reports/:date/changes',
     {
-      config: { responseCache: specTables },
+      config: { responseCache: specTables, access: READ_ACCESS },
       schema: {
         tags,
         summary:

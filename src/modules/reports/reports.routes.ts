@@ -19,6 +19,7 @@ import {
 } from './reports.schema.js';
 import type { ReportsService } from './reports.service.js';
 import { insightRoutes } from './insight.routes.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['E2E reports'];
 const DEFAULT_TREND_DAYS = 14;
@@ -38,7 +39,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
     '/e2e_run_report',
     {
       // Only 200 answers (ready or failed) are kept; a 202 while generating never is.
-      config: { responseCache: enriched },
+      config: { responseCache: enriched, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'The E2E report of a date: 200 when ready or failed, 202 while it is being generated',
@@ -57,7 +58,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_run_report/:summaryId/:appId',
     {
-      config: { responseCache: enriched },
+      config: { responseCache: enriched, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One application detail of a report (without app info)',
@@ -74,7 +75,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_reports',
     {
-      config: { responseCache: summaries },
+      config: { responseCache: summaries, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Report summaries, newest first (filters status, from, to)',
@@ -100,7 +101,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_reports/trends',
     {
-      config: { responseCache: enriched },
+      config: { responseCache: enriched, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Daily success rate over the last N days (N ≤ 90, default 14), overall and per app',
@@ -117,6 +118,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_reports/queue',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Report queue status: waiting, in flight, scheduled retries, dead letters, oldest age',
@@ -129,6 +131,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_reports/dead_letter',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Dead-lettered report requests, newest first (at most 100)',
@@ -160,7 +163,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_reports/:date',
     {
-      config: { responseCache: summaries },
+      config: { responseCache: summaries, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'The report summary of a date',
@@ -174,7 +177,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ service: ReportsService 
   app.get(
     '/e2e_reports/:date/details',
     {
-      config: { responseCache: enriched },
+      config: { responseCache: enriched, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'The report summary of a date with its details (app info included)',

@@ -12,6 +12,7 @@ import {
   UploadResponse,
 } from './test-results.schema.js';
 import type { TestResultsService } from './test-results.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Test results'];
 
@@ -65,7 +66,12 @@ export const testResultsRoutes: FastifyPluginAsyncTypebox<{
     '/test_results',
     {
       bodyLimit: maxBytes,
-      config: { ownsBodyValidation: true, swaggerTransform: uploadDocumentation },
+      // Upload keys (CI) may send results, each held to its applications if it names some.
+      config: {
+        ownsBodyValidation: true,
+        access: { scopes: ['upload'], uploadApps: { query: 'app', by: 'code' } },
+        swaggerTransform: uploadDocumentation,
+      },
       schema: {
         tags,
         summary:
@@ -93,6 +99,7 @@ export const testResultsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/test_results',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Uploaded test results, newest first (optionally of one app)',
@@ -110,6 +117,7 @@ export const testResultsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/test_results/:id',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One upload with the error text of each failed test',

@@ -13,6 +13,7 @@ import {
   UpdateTodoBody,
 } from './todos.schema.js';
 import { cleanTodoInput, type TodosService } from './todos.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['To-do items'];
 const responseCache = { tables: ['todos'] };
@@ -26,7 +27,7 @@ export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> =
   app.get(
     '/to_do_list',
     {
-      config: { responseCache },
+      config: { responseCache, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'List to-do items by due date (undated last)',
@@ -64,7 +65,7 @@ export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> =
   app.get(
     '/to_do_list/:id',
     {
-      config: { responseCache },
+      config: { responseCache, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One to-do item',

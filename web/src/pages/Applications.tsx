@@ -22,6 +22,7 @@ import {
   useLatestReport,
   useRunsToday,
 } from './AppRunCells';
+import { IfCanChange } from '../lib/access';
 
 const RUN_POLL_MS = 5000;
 
@@ -116,9 +117,11 @@ export function ApplicationsPage() {
         <h1 id="page-title" tabIndex={-1}>
           Applications
         </h1>
-        <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
-          Add application
-        </button>
+        <IfCanChange>
+          <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+            Add application
+          </button>
+        </IfCanChange>
       </div>
       {apps.loading && !apps.data && <Spinner />}
       <ErrorMessage error={apps.error} onRetry={apps.reload} />
@@ -167,17 +170,19 @@ export function ApplicationsPage() {
                   )}
                 </th>
                 <td data-label="Watching">
-                  <button
-                    type="button"
-                    role="switch"
-                    aria-checked={app.watching}
-                    aria-label={`Watching ${app.name}`}
-                    className="switch"
-                    onClick={() => void toggleWatching(app)}
-                  >
-                    <span className="switch-track" aria-hidden="true" />
-                    <span className="switch-text">{app.watching ? 'On' : 'Off'}</span>
-                  </button>
+                  <IfCanChange fallback={app.watching ? 'On' : 'Off'}>
+                    <button
+                      type="button"
+                      role="switch"
+                      aria-checked={app.watching}
+                      aria-label={`Watching ${app.name}`}
+                      className="switch"
+                      onClick={() => void toggleWatching(app)}
+                    >
+                      <span className="switch-track" aria-hidden="true" />
+                      <span className="switch-text">{app.watching ? 'On' : 'Off'}</span>
+                    </button>
+                  </IfCanChange>
                 </td>
                 <td data-label="Last E2E result">
                   <LastResultCell appId={app.id} report={latestReport.data} />
@@ -192,29 +197,31 @@ export function ApplicationsPage() {
                   {runsToday.data?.get(app.id)?.manualRuns ?? app.e2eRunsQuantity}
                 </td>
                 <td className="actions-cell">
-                  <div className="actions">
-                    {triggerOn && (
+                  <IfCanChange>
+                    <div className="actions">
+                      {triggerOn && (
+                        <button
+                          type="button"
+                          className="button button-small"
+                          onClick={() => void runNow(app)}
+                          disabled={starting === app.id}
+                        >
+                          {starting === app.id ? 'Starting…' : 'Run E2E'}
+                          <span className="sr-only"> for {app.name}</span>
+                        </button>
+                      )}
+                      <button type="button" className="button button-small" onClick={() => setEditing(app)}>
+                        Edit<span className="sr-only"> {app.name}</span>
+                      </button>
                       <button
                         type="button"
-                        className="button button-small"
-                        onClick={() => void runNow(app)}
-                        disabled={starting === app.id}
+                        className="button button-small button-danger-ghost"
+                        onClick={() => deletion.ask(app)}
                       >
-                        {starting === app.id ? 'Starting…' : 'Run E2E'}
-                        <span className="sr-only"> for {app.name}</span>
+                        Delete<span className="sr-only"> {app.name}</span>
                       </button>
-                    )}
-                    <button type="button" className="button button-small" onClick={() => setEditing(app)}>
-                      Edit<span className="sr-only"> {app.name}</span>
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-small button-danger-ghost"
-                      onClick={() => deletion.ask(app)}
-                    >
-                      Delete<span className="sr-only"> {app.name}</span>
-                    </button>
-                  </div>
+                    </div>
+                  </IfCanChange>
                 </td>
               </tr>
             );

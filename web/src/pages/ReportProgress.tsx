@@ -4,6 +4,7 @@ import { ErrorMessage } from '../components/ui';
 import { useConnection } from '../lib/connection';
 import { formatDate } from '../lib/time';
 import type { ReportView } from './useReport';
+import { IfCanChange } from '../lib/access';
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -174,9 +175,11 @@ export function ReportProgress({
           )}
           <AttemptDetails summary={summary} />
         </span>
-        <button type="button" className="button button-small" onClick={onRegenerate}>
-          Try again
-        </button>
+        <IfCanChange>
+          <button type="button" className="button button-small" onClick={onRegenerate}>
+            Try again
+          </button>
+        </IfCanChange>
       </div>
     );
   }
