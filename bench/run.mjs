@@ -8,7 +8,8 @@
 // Each row also gets the ceiling measured again just before it (BENCH_ADJACENT seconds, 0 = off)
 // and its ratio to that, which moves less than the ratio to the first ceiling on a busy machine.
 // After the table come the ingestion of a large JUnit upload (bench/uploads.mjs) and the pull path
-// of a large report (bench/pull-path.mjs, one pass), each in its own processes; BENCH_UPLOADS=0 and
+// of a large report (bench/pull-path.mjs, one pass), each in its own processes, and how soon a
+// report shows an upload (bench/report-freshness.mjs); BENCH_UPLOADS=0, BENCH_FRESHNESS=0 and
 // BENCH_PULL=0 skip them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -168,6 +169,10 @@ function runScript(script, env) {
 if (!only && process.env.BENCH_UPLOADS !== '0') {
   process.stdout.write('\nupload ingestion (bench/uploads.mjs)\n');
   await runScript('bench/uploads.mjs', {});
+}
+if (!only && process.env.BENCH_FRESHNESS !== '0') {
+  process.stdout.write('\nreports that follow uploads (bench/report-freshness.mjs)\n');
+  await runScript('bench/report-freshness.mjs', {});
 }
 if (!only && process.env.BENCH_PULL !== '0') {
   process.stdout.write('\npull path of a large report (bench/pull-path.mjs)\n');

@@ -5,6 +5,7 @@ import { BODY_LIMIT_BYTES, registerBodyParsing } from './http/plumbing/body-pars
 import { registerErrorHandling, sendRouteNotFound } from './http/plumbing/error-handler.js';
 import { connectResponseCache } from './http/caching/cache-invalidation.js';
 import { registerHttpCaching } from './http/caching/http-caching.js';
+import { registerAppLimits } from './http/auth/route-access.js';
 import { deferredChildLogger } from './http/plumbing/request-logger.js';
 import { requestIdFrom } from './http/plumbing/request-id.js';
 import { docsRoutes, registerOpenApi } from './http/plumbing/openapi.js';
@@ -18,6 +19,8 @@ import { appsRoutes } from './modules/apps/apps.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { jobsRoutes } from './modules/jobs/jobs.routes.js';
+import { keysRoutes } from './modules/keys/keys.routes.js';
+import { ApiKey } from './modules/keys/keys.schema.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 import { suspectsRoutes } from './modules/suspects/suspects.routes.js';
 import { ToDoItem } from './modules/todos/todos.schema.js';
@@ -86,6 +89,7 @@ const SHARED_SCHEMAS = [
   ReportDetail,
   Webhook,
   WebhookDelivery,
+  ApiKey,
 ];
 
 /** Fastify with the process's logger, time-outs, proxy trust, compilers and request ids. */
@@ -126,14 +130,17 @@ function createFastify(container: Container) {
  * Every /api route lives in this one encapsulated scope. Its hooks run for each route the router
  * puts here, whatever spelling of the path got it there (percent-encoding, absolute-form request
  * lines, a trailing slash), in this order: the rate limiter (which counts every request of the
- * scope whatever its answer), the key guard, the cached answer, then the route's validation. Its
- * not-found handler answers unknown /api paths only after the same checks.
+ * scope whatever its answer), the key guard (with the key's scope), the cached answer, then the
+ * route's validation and, for keys limited to some applications, their limit. Its not-found
+ * handler answers unknown /api paths only after the same checks.
  */
 function apiScope(container: Container): FastifyPluginAsync {
   const { config, guard } = container;
   return async (api) => {
     await registerRateLimit(api, config, container.redis);
+    // The guard also refuses a key whose scope the route's own `access` config does not admit.
     api.addHook('onRequest', guard.protect());
+    registerAppLimits(api, (codes) => container.keys.repository.appIds(codes));
     registerHttpCaching(api, container.responseCache);
     api.setNotFoundHandler(sendRouteNotFound);
     // One line per module: its routes over the services the container built.
@@ -152,6 +159,7 @@ function apiScope(container: Container): FastifyPluginAsync {
     await api.register(reportsRoutes, container.reports);
     await api.register(quarantineRoutes, container.quarantine);
     await api.register(testResultsRoutes, container.testResults);
+    await api.register(keysRoutes, container.keys);
   };
 }
 
@@ -171,6 +179,9 @@ export async function buildApp(container: Container): Promise<FastifyInstance> {
 
   app.addHook('onClose', async () => attemptStore.close());
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  // Set by the key guard of each protected scope (route-access.ts).
+  app.decorateRequest('credential', undefined);
+  app.decorateRequest('appLimit', undefined);
 
   const disconnectCache = await connectResponseCache(container.responseCache, {
     writes: container.database.writes,

@@ -16,6 +16,7 @@ import { createIntegrations, type Integrations } from './integrations/integratio
 import { createAppsModule } from './modules/apps/apps.module.js';
 import { createHealthCheck } from './modules/health/health.check.js';
 import { createJobsModule } from './modules/jobs/jobs.module.js';
+import { createKeysModule, type KeysModule } from './modules/keys/keys.module.js';
 import { createManualRunsModule } from './modules/manual-runs/manual-runs.module.js';
 import { createNotificationsModule } from './modules/notifications/notifications.module.js';
 import { createPushModule } from './modules/push/push.module.js';
@@ -106,8 +107,11 @@ export async function openInfrastructure(
   };
 }
 
-/** The HTTP application's own parts: the key guard with its attempt store, health probes, response cache. */
-function createHttpParts(infrastructure: Infrastructure) {
+/**
+ * The HTTP application's own parts: the key guard (API_SECURITY_KEY and the keys of `keys`) with
+ * its attempt store, health probes, response cache.
+ */
+function createHttpParts(infrastructure: Infrastructure, keys: KeysModule) {
   const { config, database, broker, clock } = infrastructure;
   // Failed-key attempts are counted in Redis when the process has it, so blocks hold across
   // API processes; in memory otherwise.
@@ -122,8 +126,8 @@ function createHttpParts(infrastructure: Infrastructure) {
   return {
     /** Failed-key attempts and blocks per address (closed with the HTTP app). */
     attemptStore,
-    /** The key check and brute-force block of every protected scope. */
-    guard: createAuthGuard(config, attemptStore),
+    /** The key check (API_SECURITY_KEY and the keys made through the API), scopes and brute-force block. */
+    guard: createAuthGuard(config, attemptStore, keys.lookup),
     /** `GET /health`'s probes of the database and the broker. */
     healthCheck: createHealthCheck({ database: () => database.ping(), broker: () => broker.ping() }, clock),
     /** Serialized read answers, dropped by every write (this process's at once, others' via the broker). */
@@ -149,7 +153,10 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
     clientAt: (baseUrl) => new DashboardClient({ baseUrl, apiKey: config.apiKey }),
   });
   const quarantine = createQuarantineModule(deps, { jira: integrations.jira, notify, clock });
-  const testResults = createTestResultsModule(deps);
+  // An accepted upload asks for the reports it changes (the reports module, built below).
+  const testResults = createTestResultsModule(deps, {
+    onAccepted: async (upload) => void (await reports.refreshes.request(upload)),
+  });
   const suspects = createSuspectsModule(deps, {
     github: integrations.github,
     appsRepository: apps.repository,
@@ -169,13 +176,15 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
     onProcessed: (outcome, seconds) => metrics.reportProcessed(outcome, seconds),
   });
   return {
+    /** Keys made through `/api/keys`: scoped, stored as hashes, revocable. */
+    keys: createKeysModule(deps, { clock }),
     push,
     webhooks,
     notifications,
     apps,
     todos: createTodosModule(deps, { dialect: database.dialect }),
     jobs,
-    status: createStatusModule(deps, { database, jobs: jobs.service }),
+    status: createStatusModule(deps, { database, jobs: jobs.service, uploads: apps.sources }),
     pullRequests: createPullRequestsModule(deps, { github: integrations.github, notify }),
     tracker: createTrackerModule(deps, { jira: integrations.jira }),
     /** Suspect commits of failing specs (`GET /api/apps/:id/suspects`, notification suspects). */
@@ -203,7 +212,7 @@ export function createContainer(infrastructure: Infrastructure) {
   const modules = createModules(deps, infrastructure, integrations);
   return {
     ...infrastructure,
-    ...createHttpParts(infrastructure),
+    ...createHttpParts(infrastructure, modules.keys),
     /** Records the outcome of every outbound call for `GET /api/status`. */
     integrationStatus,
     /** The clients of GitHub, Jira, CircleCI, the test-results service and FCM. */

@@ -8,6 +8,7 @@ export type {
   CacheInvalidationMessage,
   Channel,
   ChannelMessages,
+  KeyRevokedMessage,
   MessageOf,
   NotificationCreateMessage,
   ReportRequestMessage,
@@ -19,4 +20,5 @@ export const CHANNELS = {
   notificationCreate: 'notification:create',
   appTriggerChanged: 'apps:trigger:changed',
   cacheInvalidate: 'cache:invalidate',
+  keyRevoked: 'keys:revoked',
 } as const satisfies Record<string, Channel>;

@@ -8,7 +8,7 @@ export const JOBS_USAGE = `Usage:
   dashboard jobs list [--json]           the four jobs: schedule, last run and result, next run
   dashboard jobs run <name> [--wait]     start a job now on the API (--wait: until it ends)
 
-The API is reached at API_BASE_URL with API_SECURITY_KEY.`;
+The API is reached at API_BASE_URL with DASHBOARD_API_KEY (else API_SECURITY_KEY).`;
 
 export interface CliOutput {
   out(text: string): void;
@@ -35,7 +35,13 @@ export async function jobsCommand(
       return 1;
     }
     if (error instanceof DashboardApiError && error.code === 'UNAUTHORIZED') {
-      io.err(`The API at ${config.apiBaseUrl} refused the key: set API_SECURITY_KEY to the server's key`);
+      io.err(
+        `The API at ${config.apiBaseUrl} refused the key: set DASHBOARD_API_KEY (or API_SECURITY_KEY) to a key of the server`,
+      );
+      return 77;
+    }
+    if (error instanceof DashboardApiError && error.code === 'FORBIDDEN') {
+      io.err(`${error.serviceMessage}: use an admin key`);
       return 77;
     }
     if (error instanceof DashboardClientError) {

@@ -77,6 +77,12 @@ describe.each(DIALECTS)('DashboardClient against the live server (%s)', (dialect
     expect((await client.apps.update(id, { watching: false })).data.watching).toBe(false);
     expect((await client.apps.list({ limit: 1 })).pagination).toMatchObject({ limit: 1, offset: 0 });
     expect((await client.apps.listAll()).map((app) => app.id)).toContain(id);
+    expect((await client.apps.runsToday()).data.apps).toContainEqual({
+      appId: id,
+      source: null,
+      ciRuns: null,
+      manualRuns: 0,
+    });
     const duplicate = await client.apps
       .create({ name: 'Again', code: `shop-${dialect}`, pipelineUrl: 'https://ci.example.com/x' })
       .catch((e: unknown) => e);

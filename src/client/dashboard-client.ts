@@ -3,6 +3,7 @@ import type {
   AppListResponse,
   AppResponse,
   CreateAppBody,
+  RunsTodayResponse,
   UpdateAppBody,
 } from '../modules/apps/apps.schema.js';
 import type { ValidateKeyResponse } from '../modules/auth/auth.schema.js';
@@ -27,7 +28,9 @@ import {
   trackerGroup,
 } from './resource-groups.js';
 import { createTransport, type Query, type TransportOptions } from './transport.js';
+import { keysGroup } from './keys-group.js';
 import { quarantineGroup } from './quarantine-group.js';
+import { testResultsGroup } from './test-results-group.js';
 import { webhooksGroup } from './webhooks-group.js';
 
 // Only types come from the server's schema files (`import type` is erased at build time), so the
@@ -118,6 +121,8 @@ export class DashboardClient {
     /** The commits (and pull requests) between a failing spec's last pass and its streak. */
     suspects: (id: number, query: { spec: string; date: string }) =>
       this.get<Static<typeof SuspectsResponse>>(`/api/apps/${id}/suspects`, { ...query }),
+    /** Today's CI runs per application from its results source, and its manual runs apart. */
+    runsToday: () => this.get<Static<typeof RunsTodayResponse>>('/api/apps/runs_today'),
   };
 
   readonly todos = {
@@ -144,6 +149,8 @@ export class DashboardClient {
   readonly reports = reportsGroup(this);
   readonly webhooks = webhooksGroup(this);
   readonly quarantine = quarantineGroup(this);
+  readonly testResults = testResultsGroup(() => this.transport);
+  readonly keys = keysGroup(this);
 
   readonly jobs = {
     list: () => this.get<JobListResponse>('/api/jobs'),

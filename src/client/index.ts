@@ -17,11 +17,14 @@ export {
   DashboardNetworkError,
   DashboardTimeoutError,
 } from './errors.js';
-export type { Query, RequestOptions, TransportOptions } from './transport.js';
+export type { Query, RawBody, RequestOptions, TransportOptions } from './transport.js';
+export type { UploadQuery } from './test-results-group.js';
 export type { JobName, JobRun, JobStatus } from '../modules/jobs/jobs.schema.js';
 export type {
+  AppRunsToday,
   ApplicationDetails,
   CreateAppBody,
+  RunsToday,
   TriggerConfiguration,
   UpdateAppBody,
 } from '../modules/apps/apps.schema.js';
@@ -30,7 +33,12 @@ export type { RunReportOptions } from './resource-groups.js';
 export type { PullRequest } from '../modules/pull-requests/pull-requests.schema.js';
 export type { Notification, ReadAllFilter } from '../modules/notifications/notifications.schema.js';
 export type { NotificationType } from '../modules/notifications/notification-sink.js';
-export type { IntegrationStatus, ServiceStatus } from '../modules/status/status.schema.js';
+export type {
+  IntegrationStatus,
+  ResultSources,
+  ServiceStatus,
+  UploadSourceStatus,
+} from '../modules/status/status.schema.js';
 export type { TicketList, TrackerTicket } from '../modules/tracker/tracker.schema.js';
 export type { ManualRun } from '../modules/manual-runs/manual-runs.schema.js';
 export type { ReportSummary } from '../modules/reports/reports.schema.js';
@@ -51,8 +59,11 @@ export type {
   Quarantine,
   SpecQuarantine,
 } from '../modules/quarantine/quarantine.schema.js';
+export type { ApiKey, CreatedApiKey, CreateKeyBody } from '../modules/keys/keys.schema.js';
+export type { KeyScope } from '../shared/credentials.js';
 export {
   APP_LIMITS,
+  KEY_LIMITS,
   NOTIFICATION_LIMITS,
   QUARANTINE_LIMITS,
   TODO_LIMITS,

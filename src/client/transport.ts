@@ -30,9 +30,17 @@ export interface TransportOptions {
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/** A body sent as it is (a report file) instead of as JSON. */
+export interface RawBody {
+  data: Uint8Array<ArrayBuffer>;
+  contentType: string;
+  contentEncoding?: string;
+}
+
 export interface RequestOptions {
   query?: Query;
   body?: unknown;
+  rawBody?: RawBody;
   /** Leaves out the API key (public endpoints). */
   anonymous?: boolean;
   /**
@@ -78,8 +86,12 @@ export function createTransport(options: TransportOptions) {
   async function attempt(method: string, path: string, request: RequestOptions) {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (!request.anonymous) headers['x-api-key'] = options.apiKey;
-    let body: string | undefined;
-    if (request.body !== undefined) {
+    let body: string | Uint8Array<ArrayBuffer> | undefined;
+    if (request.rawBody !== undefined) {
+      headers['content-type'] = request.rawBody.contentType;
+      if (request.rawBody.contentEncoding) headers['content-encoding'] = request.rawBody.contentEncoding;
+      body = request.rawBody.data;
+    } else if (request.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);
     }

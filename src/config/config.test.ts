@@ -1,6 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
-import { loadConfig } from './config.js';
-import { ConfigError } from './env-parsers.js';
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { type Config, type DatabaseConfig, loadConfig, type Role } from './config.js';
+import { ConfigError } from './config-error.js';
 
 const load = (env: Record<string, string>) => loadConfig({ API_SECURITY_KEY: 'k'.repeat(40), ...env });
 
@@ -26,10 +26,16 @@ describe('configuration', () => {
       bruteForceMaxAttempts: 3,
       bruteForceWindowMs: 900_000,
       bruteForceBlockMs: 1_800_000,
+      keyCacheMs: 1000,
     });
     expect(config.rateLimit.max).toBe(600);
     expect(config.rateLimit.windowMs).toBe(60_000);
-    expect(config.reports).toEqual({ retryBaseMs: 5000, visibilityMs: 600_000, staleMs: 300_000 });
+    expect(config.reports).toEqual({
+      retryBaseMs: 5000,
+      visibilityMs: 600_000,
+      staleMs: 300_000,
+      refreshDelayMs: 3500,
+    });
     expect(config.externalTimeoutMs).toBe(10_000);
     expect(config.apiBaseUrl).toBe('http://127.0.0.1:3000');
     expect(config.github.apiUrl).toBe('https://api.github.com');
@@ -58,6 +64,7 @@ describe('configuration', () => {
     ['PORT', '70000'],
     ['BRUTE_FORCE_MAX_ATTEMPTS', '0'],
     ['RATE_LIMIT_MAX', '-1'],
+    ['API_KEY_CACHE_MS', '70000'],
     ['DATABASE_URL', 'mysql://x'],
     ['REDIS_URL', 'http://localhost'],
     ['ROLES', 'api,cook'],
@@ -69,6 +76,8 @@ describe('configuration', () => {
     ['GITHUB_URL', 'not a url'],
     ['LOG_LEVEL', 'loud'],
     ['RATE_LIMIT_ROUTES', 'GET /api/apps=lots'],
+    ['REPORT_REFRESH_DELAY_MS', '-1'],
+    ['REPORT_REFRESH_DELAY_MS', '3600001'],
   ])('refuses %s=%s naming the variable', (name, value) => {
     const error = failure({ API_SECURITY_KEY: 'k'.repeat(40), [name]: value });
     expect(error.variable).toBe(name);
@@ -123,5 +132,110 @@ describe('configuration', () => {
     } finally {
       formatter.mockRestore();
     }
+  });
+
+  it('reports every bad variable at once, one line each', () => {
+    const error = failure({
+      NODE_ENV: 'production',
+      PORT: 'eighty',
+      ROLES: 'api,cook',
+      WEBHOOK_RETRY_DELAYS_MS: '1000,soon',
+    });
+    expect(error.problems.map((problem) => problem.variable)).toEqual([
+      'PORT',
+      'ROLES',
+      'API_SECURITY_KEY',
+      'WEBHOOK_RETRY_DELAYS_MS',
+    ]);
+    expect(error.variable).toBe('PORT');
+    expect(error.message.split('\n')).toEqual([
+      'Invalid configuration:',
+      '  PORT must be an integer, got "eighty"',
+      '  ROLES lists unknown role "cook" (known: api, worker, scheduler)',
+      '  API_SECURITY_KEY must be set when NODE_ENV=production',
+      '  WEBHOOK_RETRY_DELAYS_MS must list delays in milliseconds, got "soon"',
+    ]);
+  });
+
+  it('keeps the one-line message for a single bad variable', () => {
+    expect(failure({ API_SECURITY_KEY: 'k'.repeat(40), PORT: '70000' }).message).toBe(
+      'Invalid configuration: PORT must be between 0 and 65535, got 70000',
+    );
+  });
+
+  it('treats blank and padded values as unset and trimmed', () => {
+    const config = load({ PORT: '  ', HOST: ' 127.0.0.1 ', ROLES: ' , ', TRUST_PROXY: 'false' });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.roles).toEqual(['api', 'worker', 'scheduler']);
+    expect(config.trustProxy).toBe(false);
+    expect(loadConfig({ API_SECURITY_KEY: '   ' }).apiKeyGenerated).toBe(true);
+  });
+
+  it('derives the API base URL from the port and trims trailing slashes from URLs', () => {
+    expect(load({ PORT: '8080' }).apiBaseUrl).toBe('http://127.0.0.1:8080');
+    const config = load({
+      API_BASE_URL: 'https://dash.example.com/',
+      GITHUB_URL: 'https://ghe.example.com/api/v3//',
+      REDIS_URL: 'rediss://cache:6380',
+    });
+    expect(config.apiBaseUrl).toBe('https://dash.example.com');
+    expect(config.github.apiUrl).toBe('https://ghe.example.com/api/v3');
+    expect(config.redisUrl).toBe('rediss://cache:6380');
+  });
+
+  it('reads the integrations, webhooks and the remaining defaults', () => {
+    const defaults = load({});
+    expect(defaults.webhooks).toEqual({
+      allowPrivate: false,
+      retryDelaysMs: [1000, 4000, 16_000],
+      pollMs: 2000,
+    });
+    expect(defaults.fcm).toEqual({ baseUrl: 'https://fcm.googleapis.com', concurrency: 10 });
+    expect(defaults.corsOrigins).toEqual([]);
+    expect(defaults.rateLimit.routes).toEqual({});
+    expect(defaults.redisNamespace).toBe('');
+    expect(defaults.requestTimeoutMs).toBe(30_000);
+    expect(defaults.uploadMaxBytes).toBe(50 * 1024 * 1024);
+    expect(defaults.responseCacheTtlMs).toBe(10_000);
+    const config = load({
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: '0, 250',
+      FCM_SERVICE_ACCOUNT_JSON: '{"project_id":"p"}',
+      GOOGLE_APPLICATION_CREDENTIALS: '/run/key.json',
+      JIRA_BASE_URL: 'https://jira.example.com/',
+      JIRA_EMAIL: 'qa@example.com',
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      DATABASE_URL: 'sqlite:///var/lib/dash.sqlite',
+    });
+    expect(config.webhooks.allowPrivate).toBe(true);
+    expect(config.webhooks.retryDelaysMs).toEqual([0, 250]);
+    expect(config.fcm.serviceAccountJson).toBe('{"project_id":"p"}');
+    expect(config.fcm.credentialsFile).toBe('/run/key.json');
+    expect(config.jira).toEqual({
+      baseUrl: 'https://jira.example.com',
+      email: 'qa@example.com',
+      cacheMs: 60_000,
+    });
+    expect(config.corsOrigins).toEqual(['https://a.example', 'https://b.example']);
+    expect(config.database).toEqual({ dialect: 'sqlite', filename: '/var/lib/dash.sqlite' });
+    expect(load({ DATABASE_URL: 'postgresql://u@db/dash' }).database.dialect).toBe('postgres');
+    expect(failure({ DATABASE_URL: 'sqlite:' }).message).toContain('DATABASE_URL names no SQLite file');
+    expect(failure({ WEBHOOK_ALLOW_PRIVATE: 'yes' }).variable).toBe('WEBHOOK_ALLOW_PRIVATE');
+  });
+
+  it('keeps the shape the rest of the code reads', () => {
+    expectTypeOf<Config['port']>().toEqualTypeOf<number>();
+    expectTypeOf<Config['roles']>().toEqualTypeOf<readonly Role[]>();
+    expectTypeOf<Config['database']>().toMatchTypeOf<DatabaseConfig>();
+    expectTypeOf<Config['trustProxy']>().toEqualTypeOf<boolean | number | string[]>();
+    expectTypeOf<Config['redisUrl']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Config['apiKey']>().toEqualTypeOf<string>();
+    expectTypeOf<Config['apiBaseUrl']>().toEqualTypeOf<string>();
+    expectTypeOf<Config['jira']['baseUrl']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Config['webhooks']['retryDelaysMs']>().toEqualTypeOf<readonly number[]>();
+    expectTypeOf<Config['rateLimit']['routes'][string]['max']>().toEqualTypeOf<number>();
+    expectTypeOf<Config['jobs']['quarantineReview']>().toEqualTypeOf<string>();
+    expectTypeOf<Config['isProduction']>().toEqualTypeOf<boolean>();
   });
 });

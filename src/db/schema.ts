@@ -257,6 +257,14 @@ export interface TestResultUploadsTable {
   /** When the run ran (the report's own start time unless the uploader said otherwise). */
   created_at: string;
   uploaded_at: string;
+  /** The CI attempt of the run (GitHub's re-runs raise it); 1 when not told. */
+  attempt: Generated<number>;
+  /** `ok`, or `errored` when the reporter recorded errors outside any test or no test at all. */
+  status: Generated<string>;
+  /** JSON array of `{message, stack}`: the errors outside any test (null when none). */
+  errors: string | null;
+  /** Who triggered the run (the CI's actor); `author` is the commit's author. */
+  triggered_by: string | null;
 }
 
 /** One spec (test file) of an upload; `status` is passed, failed or noTests as in the export. */
@@ -282,6 +290,31 @@ export interface TestResultFailuresTable {
   test: string;
   message: string;
   stack: string;
+  /** `file:line` of the failure when the reporter gave one. */
+  location: string | null;
+}
+
+/** A report date an accepted upload asked to regenerate, due at `due_at` (claimed by one worker). */
+export interface ReportRefreshesTable {
+  date: string;
+  due_at: string;
+  requested_at: string;
+}
+
+/** A key made through `/api/keys` (see migration 012): only its SHA-256 is stored. */
+export interface ApiKeysTable {
+  id: Generated<number>;
+  name: string;
+  scope: string;
+  /** JSON array of application codes (upload keys; empty = every app). */
+  apps: string;
+  prefix: string;
+  /** Lower-case hex SHA-256 of the whole key. */
+  key_hash: string;
+  created_at: CreatedAt;
+  expires_at: string | null;
+  last_used_at: string | null;
+  revoked_at: string | null;
 }
 
 export interface Database {
@@ -304,6 +337,8 @@ export interface Database {
   test_result_uploads: TestResultUploadsTable;
   test_result_specs: TestResultSpecsTable;
   test_result_failures: TestResultFailuresTable;
+  report_refreshes: ReportRefreshesTable;
+  api_keys: ApiKeysTable;
 }
 
 /** The name of a table, as routes name the tables their cached answers are read from. */

@@ -14,13 +14,17 @@ export interface ApiRole {
 }
 
 /**
- * The API process's HTTP application with the work an API process does beside answering:
- * `notification:create` messages stored (one API process acts on each), queued webhook deliveries
+ * The API process's HTTP application with the work an API process does beside answering: key
+ * revocations of other processes heard, `notification:create` messages stored (one API process
+ * acts on each), queued webhook deliveries
  * sent (with the worker processes), the report queue's gauges on /metrics. Closing the
  * application stops that work and waits for the container's background work. Tests inject into it.
  */
 export async function buildApiRole(container: Container): Promise<FastifyInstance> {
   const app = await buildApp(container);
+  // Revocations made by other API processes reach this one's key lookup through the broker.
+  const stopHearingRevocations = await container.keys.listen();
+  app.addHook('onClose', stopHearingRevocations);
   const stopConsuming = await consumeNotificationMessages({
     broker: container.broker,
     create: (input) => container.notifications.service.create(input),

@@ -21,6 +21,8 @@ export async function startReportWorker(container: Container): Promise<ReportWor
     log.warn('CYPRESS_API_KEY is not set: report requests go to the test-results service without a token');
   }
   const processor = container.reports.createProcessor();
+  // Regenerates the reports uploads changed, once their wait for more uploads is over.
+  const refreshes = container.reports.createRefreshPoller();
   let stopped = false;
   let retryTimer: NodeJS.Timeout | undefined;
   // The broker may be down at boot: keep trying in the background instead of dying.
@@ -38,11 +40,13 @@ export async function startReportWorker(container: Container): Promise<ReportWor
       .catch((error: unknown) => log.warn({ err: error }, 'stale-pending sweep failed'));
   };
   await begin();
+  refreshes.start();
   return {
     processor,
     async stop(graceMs = SHUTDOWN_GRACE_MS) {
       stopped = true;
       clearTimeout(retryTimer);
+      await refreshes.stop();
       await processor.stop(graceMs);
     },
   };

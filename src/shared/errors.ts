@@ -51,6 +51,12 @@ export class ValidationError extends AppError {
   }
 }
 
+/** A valid key whose scope does not cover the request (details name the scope). */
+export class ForbiddenError extends AppError {
+  readonly statusCode = 403;
+  readonly code = 'FORBIDDEN';
+}
+
 export class NotFoundError extends AppError {
   readonly statusCode = 404;
   readonly code = 'NOT_FOUND';

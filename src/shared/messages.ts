@@ -62,6 +62,14 @@ export const CacheInvalidationMessage = Type.Object({
 });
 export type CacheInvalidationMessage = Static<typeof CacheInvalidationMessage>;
 
+/** `keys:revoked`: a key made through `/api/keys` was revoked; every API process forgets it. */
+export const KeyRevokedMessage = Type.Object({
+  /** The revoking process, which has forgotten the key already. */
+  origin: Type.String(),
+  id: Type.Integer(),
+});
+export type KeyRevokedMessage = Static<typeof KeyRevokedMessage>;
+
 /** The catalogue: every broker channel and the schema of what is published on it. */
 export const CHANNEL_SCHEMAS = {
   // Any payload reaches the report worker: the contract has a report request that cannot be
@@ -71,6 +79,7 @@ export const CHANNEL_SCHEMAS = {
   'notification:create': NotificationCreateMessage,
   'apps:trigger:changed': TriggerChangeMessage,
   'cache:invalidate': CacheInvalidationMessage,
+  'keys:revoked': KeyRevokedMessage,
 } as const;
 
 export type Channel = keyof typeof CHANNEL_SCHEMAS;

@@ -25,6 +25,24 @@ describe('OpenAPI document', () => {
           '/api/auth/validate',
         ]),
       );
+      // The upload takes the report file itself: /docs offers a file picker for each content type.
+      const upload = document.paths['/api/test_results'].post;
+      const file = { type: 'string', format: 'binary' };
+      expect(upload.requestBody).toMatchObject({
+        required: true,
+        content: {
+          'application/xml': { schema: file },
+          'text/xml': { schema: file },
+          'application/json': { schema: file },
+        },
+      });
+      expect(upload.parameters).toContainEqual(
+        expect.objectContaining({
+          in: 'header',
+          name: 'content-encoding',
+          schema: expect.objectContaining({ enum: ['gzip', 'identity'] }),
+        }),
+      );
       expect(document.components.securitySchemes.apiKey).toMatchObject({
         type: 'apiKey',
         in: 'header',

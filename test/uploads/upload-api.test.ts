@@ -55,6 +55,9 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
       format,
       ...counts,
       createdAt: expect.stringMatching(/^2026-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      attempt: 1,
+      status: 'ok',
+      errors: [],
     });
     const detail = (await suite.t.api({ method: 'GET', url: `/api/test_results/${data.id}` })).json<Json>()
       .data;
@@ -98,6 +101,7 @@ describe.each(DIALECTS)('POST /api/test_results (%s)', (dialect) => {
       test: '[chromium] checkout › shows the discounted total',
       message: expect.not.stringContaining('\u001b['),
       stack: expect.any(String),
+      location: 'checkout.spec.js:13',
     });
   });
 

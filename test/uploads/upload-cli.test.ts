@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFromCi, uploadCommand } from '../../src/cli/upload-command.js';
 import { startLiveServer, type LiveServer } from '../support/live-server.js';
 import { TEST_KEY } from '../support/test-app.js';
+import { githubEvent } from './cli-process.js';
 import { createApp, REPORTS_DIR } from './upload-support.js';
 
 const reportPath = (name: string) => fileURLToPath(new URL(name, REPORTS_DIR));
@@ -55,9 +56,11 @@ describe('dashboard upload', () => {
 
   it('uploads each file gzipped with the run details GitHub Actions gives, one line per file', async () => {
     const { lines, io } = capture();
+    // The commit is not in this checkout, so its author comes from the push event's payload.
+    const event = githubEvent({ head_commit: { author: { name: 'Mona Lisa' } } });
     const code = await uploadCommand(
       [reportPath('jest-junit.xml'), reportPath('playwright.json'), '--app', shop.code],
-      env(),
+      env({ GITHUB_EVENT_PATH: event }),
       io,
     );
     expect(lines.err).toEqual([]);
@@ -75,7 +78,7 @@ describe('dashboard upload', () => {
         run_number: 314,
         commit_sha: 'a1b2c3d4e5f6',
         branch: 'main',
-        author: 'octocat',
+        author: 'Mona Lisa',
         run_url: 'https://github.com/acme/shop/actions/runs/9876543210',
       },
       expect.objectContaining({ run_number: 314 }),
@@ -137,7 +140,7 @@ describe('dashboard upload', () => {
     expect(unknown.lines.err[0]).toContain('404 NOT_FOUND');
   });
 
-  it('reads CircleCI and GitLab CI variables', () => {
+  it('reads CircleCI and GitLab CI variables (who started the run, not the commit author)', () => {
     expect(
       runFromCi({
         CIRCLECI: 'true',
@@ -151,7 +154,7 @@ describe('dashboard upload', () => {
       run: '12',
       commit: 'abc',
       branch: 'dev',
-      author: 'ada',
+      triggeredBy: 'ada',
       url: 'https://circleci.com/gh/acme/shop/12',
     });
     expect(
@@ -160,14 +163,14 @@ describe('dashboard upload', () => {
         CI_PIPELINE_IID: '5',
         CI_COMMIT_SHA: 'def',
         CI_COMMIT_REF_NAME: 'main',
-        GITLAB_USER_NAME: 'Grace',
+        GITLAB_USER_LOGIN: 'grace',
         CI_PIPELINE_URL: 'https://gitlab.com/acme/shop/-/pipelines/99',
       }),
     ).toEqual({
       run: '5',
       commit: 'def',
       branch: 'main',
-      author: 'Grace',
+      triggeredBy: 'grace',
       url: 'https://gitlab.com/acme/shop/-/pipelines/99',
     });
     expect(runFromCi({})).toEqual({});

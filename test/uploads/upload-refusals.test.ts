@@ -16,7 +16,17 @@ describe.each(DIALECTS)('POST /api/test_results refusals (%s)', (dialect) => {
       'an unknown app',
       () => upload(api, fixture('jest-junit.xml'), { contentType: XML, query: { app: 'nope', run: 1 } }),
       404,
-      { code: 'NOT_FOUND' },
+      // The answer says how to create the app: the endpoint and the CLI's flag.
+      {
+        code: 'NOT_FOUND',
+        message: expect.stringMatching(/"nope" not found.*POST \/api\/apps.*--create-app/),
+      },
+    ],
+    [
+      'an attempt that is not a positive integer',
+      () => send(fixture('jest-junit.xml'), XML, { run: 1, attempt: 0 }),
+      400,
+      { code: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'attempt' })] },
     ],
     [
       'missing app and run, bad runUrl and createdAt (one error listing each)',

@@ -37,20 +37,26 @@ describe('failure alerts in Slack and Teams say why each spec fails', () => {
     expect(text).toContain('• checkout: cart.cy.ts"');
   });
 
-  it('shows the same lines as the failing-specs fact of a Teams card', () => {
-    const card = JSON.parse(formatWebhook('teams', event({ failingSpecDetails: details }), 'd1', null).body);
-    const fact = card.sections[0].facts.find((f: { name: string }) => f.name === 'Failing specs');
-    expect(fact.value).toBe(
-      'checkout: login.cy.ts — Timed out retrying after 4000ms — suspects #412 by alice ([run](https://cloud.cypress.io/projects/shop/runs/12))\n\ncheckout: cart.cy.ts',
-    );
+  const teamsBody = (data: Record<string, unknown>) =>
+    JSON.parse(formatWebhook('teams', event(data), 'd1', null).body).attachments[0].content.body as {
+      text?: string;
+    }[];
+
+  it('shows one wrapped TextBlock per failing spec with the same error, suspects and run link in Teams', () => {
+    const texts = teamsBody({ failingSpecDetails: details }).map((element) => element.text);
+    expect(texts.slice(-3)).toEqual([
+      'Failing specs (2)',
+      'login.cy.ts — Timed out retrying after 4000ms — suspects #412 by alice ([run](https://cloud.cypress.io/projects/shop/runs/12))',
+      'cart.cy.ts',
+    ]);
   });
 
   it('keeps the plain list when the alert carries no details, and the generic body unchanged', () => {
-    const card = JSON.parse(formatWebhook('teams', event({}), 'd1', null).body);
-    expect(card.sections[0].facts).toContainEqual({
-      name: 'Failing specs',
-      value: 'login.cy.ts, cart.cy.ts',
-    });
+    expect(
+      teamsBody({})
+        .map((element) => element.text)
+        .slice(-2),
+    ).toEqual(['login.cy.ts', 'cart.cy.ts']);
     const generic = JSON.parse(
       formatWebhook('generic', event({ failingSpecDetails: details }), 'd1', null).body,
     );

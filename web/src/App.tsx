@@ -1,6 +1,7 @@
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { ClientProvider, onUnauthorized, storedKey, storeKey } from './api/client';
 import { ConnectionBar } from './components/ConnectionBar';
+import { AccessProvider, forgetAccess, ReadOnlyNote } from './lib/access';
 import { Spinner } from './components/ui';
 import { useConnection } from './lib/connection';
 import { Login } from './Login';
@@ -69,6 +70,7 @@ export function App() {
     () =>
       onUnauthorized(() => {
         storeKey(null);
+        forgetAccess();
         setKey(null);
         setNotice('The saved API key is no longer accepted. Enter the current key.');
       }),
@@ -88,16 +90,19 @@ export function App() {
   }
   return (
     <ClientProvider apiKey={key}>
-      <ShellProvider key={key}>
-        <Layout
-          onSignOut={() => {
-            storeKey(null);
-            setKey(null);
-            setNotice('You are signed out. The key was removed from this browser.');
-            navigate('/', true);
-          }}
-        />
-      </ShellProvider>
+      <AccessProvider key={key} apiKey={key}>
+        <ShellProvider key={key}>
+          <Layout
+            onSignOut={() => {
+              storeKey(null);
+              forgetAccess();
+              setKey(null);
+              setNotice('You are signed out. The key was removed from this browser.');
+              navigate('/', true);
+            }}
+          />
+        </ShellProvider>
+      </AccessProvider>
     </ClientProvider>
   );
 }
@@ -213,6 +218,7 @@ function Layout({ onSignOut }: { onSignOut: () => void }) {
       </header>
       <ConnectionBar />
       <main id="main" className={connectionLost ? 'page is-stale' : 'page'} tabIndex={-1}>
+        <ReadOnlyNote />
         <Suspense fallback={<Spinner label="Loading the page…" />}>
           <Page />
         </Suspense>

@@ -2,12 +2,27 @@ import { type FormEvent, useState } from 'react';
 import { createBrowserClient, storeKey } from './api/client';
 import { errorStatus, formatWait, localError, retryAfter } from './api/errors';
 import { ErrorMessage } from './components/ui';
+import { storeAccess } from './lib/access';
 import { formatTime } from './lib/time';
 
 /** What the sign-in form says after a refused key, or while the address is blocked. */
-type Refusal = { kind: 'wrong'; attemptsRemaining: number | undefined } | { kind: 'blocked'; until: number };
+type Refusal =
+  | { kind: 'wrong'; attemptsRemaining: number | undefined }
+  | { kind: 'blocked'; until: number }
+  | { kind: 'upload'; name: string | null };
 
 function RefusalMessage({ refusal }: { refusal: Refusal }) {
+  if (refusal.kind === 'upload') {
+    return (
+      <div className="alert alert-info" role="alert">
+        <span>
+          <strong>{refusal.name ? `“${refusal.name}” is an upload key.` : 'This is an upload key.'}</strong>{' '}
+          It lets CI send test results (as <code>DASHBOARD_API_KEY</code>) and cannot open the dashboard. Sign
+          in with a read or admin key.
+        </span>
+      </div>
+    );
+  }
   if (refusal.kind === 'blocked') {
     return (
       <div className="alert alert-error" role="alert">
@@ -68,7 +83,15 @@ export function Login({
         setRefusal({ kind: 'wrong', attemptsRemaining: left });
         return;
       }
+      // A valid answer names the key's scope; a server older than scoped keys knows only admin keys.
+      const access = 'scope' in answer ? { scope: answer.scope, name: answer.name } : undefined;
+      // Any key signs in but an upload key: it can read nothing the pages show.
+      if (access?.scope === 'upload') {
+        setRefusal({ kind: 'upload', name: access.name });
+        return;
+      }
       storeKey(trimmed);
+      if (access) storeAccess(trimmed, access);
       onSignedIn(trimmed);
     } catch (err) {
       const wait = retryAfter(err);
@@ -89,7 +112,10 @@ export function Login({
           <span className="brand-mark">✓</span>
         </div>
         <h1>Test dashboard</h1>
-        <p className="muted">Enter the shared API key. It is checked once and kept in this browser.</p>
+        <p className="muted">
+          Enter an API key: the shared key, or a key made under Settings → API keys. It is checked once and
+          kept in this browser.
+        </p>
         {notice && showNotice && (
           <p className="alert alert-info" role="status">
             {notice}

@@ -9,6 +9,8 @@ import * as testResults from './007-test-results.js';
 import * as quarantine from './008-quarantine.js';
 import * as appRepositoryUrl from './009-app-repository-url.js';
 import * as specHistory from './010-spec-history.js';
+import * as trustedUploads from './011-trusted-uploads.js';
+import * as apiKeys from './012-api-keys.js';
 
 /** Migrations are listed in code (not read from disk) so the built package needs no globbing. */
 export const migrationProvider: MigrationProvider = {
@@ -24,6 +26,8 @@ export const migrationProvider: MigrationProvider = {
       '008-quarantine': quarantine,
       '009-app-repository-url': appRepositoryUrl,
       '010-spec-history': specHistory,
+      '011-trusted-uploads': trustedUploads,
+      '012-api-keys': apiKeys,
     });
   },
 };

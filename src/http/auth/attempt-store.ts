@@ -20,6 +20,8 @@ export interface AttemptPolicy {
  */
 export interface AttemptStore {
   recordFailure(ip: string, now: number): Promise<FailureOutcome>;
+  /** Failures from this IP inside the window, without recording one. */
+  failures(ip: string, now: number): Promise<number>;
   blockedUntil(ip: string, now: number): number | undefined | Promise<number | undefined>;
   /** The same answer, present only on a store that always has it at once (memory). */
   readonly blockedUntilNow?: (ip: string, now: number) => number | undefined;
@@ -67,6 +69,12 @@ export function createMemoryAttemptStore(policy: AttemptPolicy, sweepEveryMs = 6
       }
       return Promise.resolve({ failures: record.failures.length });
     },
+    failures(ip, now) {
+      const record = records.get(ip);
+      if (!record) return Promise.resolve(0);
+      prune(record, now);
+      return Promise.resolve(record.failures.length);
+    },
     clear(ip) {
       const record = records.get(ip);
       if (record) record.failures = [];
@@ -113,6 +121,7 @@ export function createRedisAttemptStore(redis: Redis, policy: AttemptPolicy): At
   };
   return {
     recordFailure: (ip, now) => eitherStore((store) => store.recordFailure(ip, now)),
+    failures: (ip, now) => eitherStore((store) => store.failures(ip, now)),
     async blockedUntil(ip, now) {
       const blockedHere = local.blockedUntil(ip, now);
       return blockedHere ?? eitherStore((store) => store.blockedUntil(ip, now));
@@ -147,6 +156,9 @@ function createSharedAttemptStore(redis: Redis, policy: AttemptPolicy): AttemptS
         member,
       )) as [number, number];
       return until > 0 ? { failures, blockedUntil: until } : { failures };
+    },
+    async failures(ip, now) {
+      return redis.zcount(failuresKey(ip), `(${now - policy.windowMs}`, '+inf');
     },
     async blockedUntil(ip, now) {
       const value = await redis.get(blockKey(ip));

@@ -1,8 +1,15 @@
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../../config/config.js';
+import {
+  type Credential,
+  type KeyLookup,
+  type KeyResolver,
+  SERVICE_KEY_CREDENTIAL,
+} from '../../shared/credentials.js';
 import { createKeyMatcher } from './api-key.js';
 import type { AttemptStore } from './attempt-store.js';
+import { scopeAllows, sendForbidden } from './route-access.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -37,9 +44,18 @@ export interface KeySources {
 export interface AuthGuard {
   readonly keyMatches: (presented: string) => boolean;
   /**
+   * What a presented key is: API_SECURITY_KEY (an admin credential), a key made through the API
+   * (valid, or revoked/expired), or unknown.
+   */
+  identify(presented: string): KeyLookup | Promise<KeyLookup>;
+  /** Failed attempts the request's address may still make before the next one blocks it. */
+  attemptsRemaining(request: FastifyRequest): Promise<number>;
+  /**
    * The `onRequest` hook of a protected scope: 429 while the address is blocked, then (unless the
-   * route is public) 401 without a usable key. It is registered on the scope, so it runs for
-   * exactly the routes the router sends there, whatever the spelling of the request's path.
+   * route is public) 401 without a usable key, and 403 for a valid key whose scope the route's
+   * `access` does not admit. It is registered on the scope, so it runs for exactly the routes the
+   * router sends there, whatever the spelling of the request's path; the route itself says which
+   * scopes it admits, never its URL.
    */
   protect(sources?: KeySources): onRequestHookHandler;
   /** 429 while the address is blocked; resolves undefined (nothing sent) otherwise. */
@@ -85,14 +101,26 @@ function settle<T, R>(value: T | Promise<T>, next: (value: T) => R): R | Promise
   return value instanceof Promise ? value.then(next) : next(value);
 }
 
+const SERVICE_KEY: KeyLookup = Object.freeze({ kind: 'valid', credential: SERVICE_KEY_CREDENTIAL });
+const UNKNOWN_KEY: KeyLookup = Object.freeze({ kind: 'unknown' });
+
 /**
  * Key check and brute-force protection (see docs/contract-notes.md, "Authentication"). A request
  * without any key is a plain 401 and is not counted; a wrong key is counted; the failure after
  * `BRUTE_FORCE_MAX_ATTEMPTS` inside the window blocks the address.
+ *
+ * `keys` finds the keys made through the API; without it only API_SECURITY_KEY is accepted.
+ * A key nobody knows is a failed attempt (counted towards the block); a revoked or expired key is
+ * refused with the same 401 but not counted, as presenting one is no guess; a valid key outside
+ * its scope is a 403 and not a failure either.
  */
-export function createAuthGuard(config: Config, store: AttemptStore): AuthGuard {
+export function createAuthGuard(config: Config, store: AttemptStore, keys?: KeyResolver): AuthGuard {
   const keyMatches = createKeyMatcher(config.apiKey);
   const { bruteForceMaxAttempts } = config.auth;
+  const identify = (presented: string): KeyLookup | Promise<KeyLookup> => {
+    if (keyMatches(presented)) return SERVICE_KEY;
+    return keys ? keys.resolve(presented) : UNKNOWN_KEY;
+  };
 
   const sendBlocked = (reply: FastifyReply, blockedUntil: number, now: number) => {
     const retryAfter = Math.max(1, Math.ceil((blockedUntil - now) / 1000));
@@ -134,6 +162,17 @@ export function createAuthGuard(config: Config, store: AttemptStore): AuthGuard 
 
   const guard: AuthGuard = {
     keyMatches,
+    identify,
+
+    async attemptsRemaining(request) {
+      try {
+        const failures = await store.failures(request.ip, Date.now());
+        return Math.max(0, bruteForceMaxAttempts - failures);
+      } catch (err) {
+        request.log.warn({ err }, 'attempt store unavailable; failures not read');
+        return bruteForceMaxAttempts;
+      }
+    },
 
     async refuseIfBlocked(request, reply) {
       const now = Date.now();
@@ -143,23 +182,38 @@ export function createAuthGuard(config: Config, store: AttemptStore): AuthGuard 
     },
 
     protect(sources = {}) {
-      // Callback style, and synchronous while the attempt store answers from memory: this hook
-      // runs on every request of the scope, and each awaited step would cost a promise and a
-      // trip through the microtask queue.
+      // Callback style, and synchronous while the attempt store and the key lookup answer from
+      // memory: this hook runs on every request of the scope, and each awaited step would cost a
+      // promise and a trip through the microtask queue.
       return (request, reply, done) => {
         const now = Date.now();
+        const fail = (error: unknown) => done(error as Error);
+        const admit = (credential: Credential) => {
+          request.credential = credential;
+          // Refused by scope: the key is good, so this is no failed attempt (and no use either:
+          // a refused request changes nothing, `lastUsedAt` included).
+          // An unknown path has no data to guard: any valid key gets its plain 404.
+          if (!request.is404 && !scopeAllows(credential, request.routeOptions.config.access)) {
+            return void sendForbidden(request, reply, credential);
+          }
+          keys?.used(credential);
+          done();
+        };
+        const answer = (lookup: KeyLookup) => {
+          if (lookup.kind === 'valid') return admit(lookup.credential);
+          if (lookup.kind === 'inactive') return void sendUnauthorized(reply, sources);
+          guard.handleFailure(request, reply, () => sendUnauthorized(reply, sources)).catch(fail);
+        };
         const checkKey = (blockedUntil: number | undefined) => {
           if (blockedUntil !== undefined) return void sendBlocked(reply, blockedUntil, now);
           if (request.routeOptions.config.public === true) return done();
           const presented = presentedKey(request, sources);
           if (presented === undefined) return void sendUnauthorized(reply, sources);
-          if (keyMatches(presented)) return done();
-          guard
-            .handleFailure(request, reply, () => sendUnauthorized(reply, sources))
-            .catch((error: unknown) => done(error as Error));
+          const found = settle(identify(presented), answer);
+          if (found instanceof Promise) found.catch(fail);
         };
         const checked = settle(blockCheck(request, now), checkKey);
-        if (checked instanceof Promise) checked.catch((error: unknown) => done(error as Error));
+        if (checked instanceof Promise) checked.catch(fail);
       };
     },
 

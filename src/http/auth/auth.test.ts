@@ -51,7 +51,7 @@ describe('API key and brute-force protection', () => {
     expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     const res = await asIp(t, freshIp()).validate({ apiKey: TEST_KEY });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ valid: true, message: expect.any(String) });
+    expect(res.json()).toEqual({ valid: true, message: expect.any(String), scope: 'admin', name: null });
   });
 
   it('validates: wrong → 401 valid:false; missing, empty or non-string → 400 valid:false', async () => {

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import type { TableName } from '../../db/schema.js';
+import { sharesCachedAnswers } from '../auth/route-access.js';
 import {
   type CachedResponse,
   type ContentEncoding,
@@ -120,13 +121,15 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedR
  * response cache to the routes that declare `config.responseCache`. Registered before the routes
  * of the scope, after its guard and rate limiter: the cache is looked up in `preParsing`, which
  * runs after every `onRequest` hook, so a cached answer passes the same key check, limit,
- * headers, logging and metrics as any other answer of the scope.
+ * headers, logging and metrics as any other answer of the scope, and the same scope check.
  */
 export function registerHttpCaching(scope: FastifyInstance, cache: ResponseCache): void {
   const tickets = new WeakMap<FastifyRequest, ReadTicket>();
 
   const serveCached: preParsingHookHandler = (request, reply, payload, done) => {
-    if (request.method !== 'GET') return done(null, payload);
+    // The key guard has run (onRequest), so a cached answer only reaches a key whose scope admits
+    // the route; a key that sees a narrower answer at the same URL neither reads nor fills it.
+    if (request.method !== 'GET' || !sharesCachedAnswers(request.credential)) return done(null, payload);
     const entry = cache.get(request.url);
     if (!entry) {
       tickets.set(request, cache.ticket());

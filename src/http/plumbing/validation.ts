@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import { isValidCron } from '../../config/env-parsers.js';
+import { isValidCron } from '../../shared/cron.js';
 import { isCalendarDate, parseIsoInstant } from '../../shared/time.js';
 import { addNulCheck, withNulCheck } from './nul-check.js';
 import { addQueryDecoding, JSON_KEYWORD } from './query-decoding.js';

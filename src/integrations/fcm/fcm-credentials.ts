@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../../config/env-parsers.js';
+import { ConfigError } from '../../config/config-error.js';
 
 /** The parts of a Google service-account key file that push delivery needs. */
 export interface ServiceAccount {

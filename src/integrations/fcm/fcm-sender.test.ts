@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../config/env-parsers.js';
+import { ConfigError } from '../../config/config-error.js';
 import { loadServiceAccount } from './fcm-credentials.js';
 import { parseRetryAfter } from './fcm-errors.js';
 import { createFcmSender, type FcmSenderOptions, type PushMessage } from './fcm-sender.js';

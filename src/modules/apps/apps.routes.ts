@@ -8,20 +8,30 @@ import {
   AppListResponse,
   AppResponse,
   CreateAppBody,
+  RunsTodayResponse,
   UPDATABLE_APP_FIELDS,
   UpdateAppBody,
 } from './apps.schema.js';
 import type { AppsService } from './apps.service.js';
+import type { RunsTodayService } from './runs-today.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Applications'];
 // Answers carry each application's last manual run and today's run count.
 const responseCache: CachedRead = { tables: ['apps', 'e2e_manual_runs'] };
+// Runs today are counted from uploads, manual runs and today's report.
+const runsTodayCache: CachedRead = {
+  tables: ['apps', 'e2e_manual_runs', 'test_result_uploads', 'e2e_report_summaries', 'e2e_report_details'],
+};
 
-export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = async (app, { service }) => {
+export const appsRoutes: FastifyPluginAsyncTypebox<{
+  service: AppsService;
+  runsToday: RunsTodayService;
+}> = async (app, { service, runsToday }) => {
   app.get(
     '/apps',
     {
-      config: { responseCache },
+      config: { responseCache, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'List monitored applications with their last manual run',
@@ -37,9 +47,23 @@ export const appsRoutes: FastifyPluginAsyncTypebox<{ service: AppsService }> = a
   );
 
   app.get(
+    '/apps/runs_today',
+    {
+      config: { responseCache: runsTodayCache, access: READ_ACCESS },
+      schema: {
+        tags,
+        summary:
+          "Today's runs per application (CRON_TZ): CI runs from the app's results source, and manual runs apart",
+        response: { 200: RunsTodayResponse, ...errorResponses(401, 500) },
+      },
+    },
+    async () => ({ success: true as const, data: await runsToday.get() }),
+  );
+
+  app.get(
     '/apps/:id',
     {
-      config: { responseCache },
+      config: { responseCache, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One application',

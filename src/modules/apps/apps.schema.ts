@@ -82,3 +82,40 @@ export const AppListResponse = Type.Object({
   data: Type.Array(Type.Ref(ApplicationDetails)),
   pagination: Type.Optional(PaginationSchema),
 });
+
+/** Where an application's CI results come from (see `GET /api/apps/runs_today`). */
+export const RESULT_SOURCES = ['uploads', 'cypress'] as const;
+
+export const AppRunsToday = Type.Object(
+  {
+    appId: Type.Integer(),
+    source: Type.Unsafe<(typeof RESULT_SOURCES)[number] | null>({
+      type: ['string', 'null'],
+      enum: [...RESULT_SOURCES, null],
+      description:
+        "uploads: the app uploaded runs in the window of today's report; cypress: the Cypress Cloud export; null: neither (no upload and no CYPRESS_API_KEY)",
+    }),
+    ciRuns: OrNull(
+      Type.Integer({
+        minimum: 0,
+        description:
+          "Today's CI runs from the source: distinct uploaded run numbers whose run started today, or the runs of the report day in today's ready report; null while that report is not ready or without a source",
+      }),
+    ),
+    manualRuns: Type.Integer({ minimum: 0, description: 'Runs started from the dashboard today' }),
+  },
+  { title: 'AppRunsToday' },
+);
+export type AppRunsToday = Static<typeof AppRunsToday>;
+
+export const RunsToday = Type.Object(
+  {
+    date: Type.String({ format: 'calendar-date', description: 'Today in CRON_TZ' }),
+    timezone: Type.String({ description: 'CRON_TZ' }),
+    apps: Type.Array(AppRunsToday, { description: 'Every application, by id' }),
+  },
+  { title: 'RunsToday' },
+);
+export type RunsToday = Static<typeof RunsToday>;
+
+export const RunsTodayResponse = Type.Object({ success: Type.Literal(true), data: RunsToday });

@@ -55,7 +55,7 @@ describe('POST /api/auth/validate: attemptsRemaining', () => {
     await validate(ip, { apiKey: 'wrong-key' });
     expect((await validate(ip, { apiKey: 'wrong-key' })).json().attemptsRemaining).toBe(1);
     const ok = await validate(ip, { apiKey: TEST_KEY });
-    expect(ok.json()).toEqual({ valid: true, message: 'API key is valid' });
+    expect(ok.json()).toEqual({ valid: true, message: 'API key is valid', scope: 'admin', name: null });
     expect((await validate(ip, { apiKey: 'wrong-key' })).json().attemptsRemaining).toBe(2);
   });
 

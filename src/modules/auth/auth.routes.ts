@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthGuard } from '../../http/auth/auth-guard.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 import { AppError } from '../../shared/errors.js';
 import { KeyChecksBlocked, RefusedKey, ValidateKeyBody, ValidKey } from './auth.schema.js';
 
 const NO_USABLE_KEY = 'apiKey is required and must be a non-empty string';
+const INACTIVE_KEY = 'This API key was revoked or has expired';
 
 /** The status of an error raised while the request was read (body parsing, content type). */
 function requestErrorStatus(error: FastifyError | AppError): number | undefined {
@@ -32,7 +34,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ guard: AuthGuard }> = async
       // The body is documented but checked by the handler: every bad input answers in the
       // `{valid, message, attemptsRemaining}` shape (and counts as a failed attempt) instead of
       // the error envelope.
-      config: { ownsBodyValidation: true, public: true },
+      // Public (it is the key check), and open to read keys too: every client may ask what it holds.
+      config: { ownsBodyValidation: true, public: true, access: READ_ACCESS },
       validatorCompiler: () => () => true,
       // A body that cannot be read (malformed JSON, a form, text, XML, too large) is answered in
       // the same shape; anything else goes on to the application's error handler.
@@ -57,9 +60,16 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ guard: AuthGuard }> = async
           ? (body as { apiKey?: unknown }).apiKey
           : undefined;
       if (typeof apiKey !== 'string' || apiKey === '') return refuse(request, reply, 400, NO_USABLE_KEY);
-      if (!guard.keyMatches(apiKey)) return refuse(request, reply, 401, 'Invalid API key');
+      const lookup = await guard.identify(apiKey);
+      if (lookup.kind === 'unknown') return refuse(request, reply, 401, 'Invalid API key');
+      if (lookup.kind === 'inactive') {
+        // A revoked or expired key is no guess: refused without counting, like on every route.
+        const attemptsRemaining = await guard.attemptsRemaining(request);
+        return reply.status(401).send({ valid: false, message: INACTIVE_KEY, attemptsRemaining });
+      }
       await guard.clearFailures(request);
-      return { valid: true, message: 'API key is valid' };
+      const { scope, name } = lookup.credential;
+      return { valid: true, message: 'API key is valid', scope, name };
     },
   );
 };

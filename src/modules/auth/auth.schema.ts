@@ -1,10 +1,19 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { OrNull, StringEnum } from '../../http/plumbing/schemas.js';
+import { KEY_SCOPES } from '../../shared/credentials.js';
 
 export const ValidateKeyBody = Type.Object({ apiKey: Type.String({ description: 'The key to check' }) });
 export type ValidateKeyBody = Static<typeof ValidateKeyBody>;
 
-/** 200: the key is the service's key. */
-export const ValidKey = Type.Object({ valid: Type.Boolean(), message: Type.String() });
+/** 200: the key is API_SECURITY_KEY or a valid key made through the API. */
+export const ValidKey = Type.Object({
+  valid: Type.Boolean(),
+  message: Type.String(),
+  /** What the key may do. */
+  scope: StringEnum(KEY_SCOPES),
+  /** The name given at creation; null for API_SECURITY_KEY. */
+  name: OrNull(Type.String()),
+});
 export type ValidKey = Static<typeof ValidKey>;
 
 /** 400 (no usable key in the body) and 401 (wrong key): each counts as a failed attempt. */

@@ -3,6 +3,7 @@ import { ownBaseUrl } from '../../http/plumbing/own-base-url.js';
 import { errorResponses } from '../../http/plumbing/schemas.js';
 import { JobListResponse, JobNameParams, JobRunAccepted } from './jobs.schema.js';
 import type { JobsService } from './jobs.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Scheduled jobs'];
 
@@ -10,6 +11,7 @@ export const jobsRoutes: FastifyPluginAsyncTypebox<{ service: JobsService }> = a
   app.get(
     '/jobs',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'The four scheduled jobs: schedule, last run and result, next run',

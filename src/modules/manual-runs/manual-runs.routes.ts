@@ -8,6 +8,7 @@ import {
   ManualRunResponse,
 } from './manual-runs.schema.js';
 import type { ManualRunsService } from './manual-runs.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Manual E2E runs'];
 
@@ -32,6 +33,7 @@ export const manualRunsRoutes: FastifyPluginAsyncTypebox<{ service: ManualRunsSe
   app.get(
     '/e2e_manual_runs',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Manual E2E runs, newest first (optionally of one app)',

@@ -16,6 +16,7 @@ import {
   UpdateNotificationBody,
 } from './notifications.schema.js';
 import type { NotificationsService } from './notifications.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Notifications'];
 const NoContent = Type.Null({ description: 'No content' });
@@ -27,6 +28,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ service: Notificat
   app.get(
     '/notifications',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'List notifications, newest first (filters: isRead, type)',
@@ -46,6 +48,7 @@ export const notificationsRoutes: FastifyPluginAsyncTypebox<{ service: Notificat
   app.get(
     '/notifications/:id',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One notification',

@@ -14,6 +14,7 @@ import {
 } from './pull-requests.schema.js';
 import type { PullRequestsService } from './pull-requests.service.js';
 import type { PullRequestSync } from './pull-requests.sync.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Pull requests'];
 
@@ -24,6 +25,7 @@ export const pullRequestsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/pull_requests',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'List tracked pull requests (newest first unless sort/order say otherwise)',
@@ -53,6 +55,7 @@ export const pullRequestsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/pull_requests/:id',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One tracked pull request with live GitHub details (scmDetails)',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/support/databases.js';
 import { createTestApp, type TestApp, testConfig } from '../../../test/support/test-app.js';
-import { ConfigError } from '../../config/env-parsers.js';
+import { ConfigError } from '../../config/config-error.js';
 import { type FakeFcm, startFakeFcm } from '../../../test/fakes/fake-fcm-server.js';
 import { nowIso } from '../../shared/time.js';
 import { fcmFromConfig } from '../../integrations/integrations.js';

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isStorableId, toCount } from '../../db/errors.js';
 import { pageWithTotal } from '../../db/paging.js';
@@ -19,6 +19,8 @@ export interface NewQuarantine {
 export interface QuarantineFilter {
   appId?: number;
   active?: boolean;
+  /** Only these applications (an upload key limited to them); empty matches nothing. */
+  appIds?: readonly number[];
 }
 
 /** Stored quarantines; the only place their SQL lives. */
@@ -26,6 +28,12 @@ export function createQuarantineRepository(db: Db) {
   const filtered = (filter: QuarantineFilter) => {
     let query = db.selectFrom('quarantines');
     if (filter.appId !== undefined) query = query.where('app_id', '=', filter.appId);
+    if (filter.appIds !== undefined) {
+      query =
+        filter.appIds.length === 0
+          ? query.where(sql<boolean>`1 = 0`)
+          : query.where('app_id', 'in', [...filter.appIds]);
+    }
     if (filter.active === true) query = query.where('lifted_at', 'is', null);
     if (filter.active === false) query = query.where('lifted_at', 'is not', null);
     return query;

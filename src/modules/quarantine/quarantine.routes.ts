@@ -15,10 +15,19 @@ import {
 } from './quarantine.schema.js';
 import { expiryProblems, type QuarantineService } from './quarantine.service.js';
 import type { QuarantineReview } from './review.js';
+import { READ_ACCESS, type RouteAccess } from '../../http/auth/route-access.js';
 
 const tags = ['Quarantine'];
 const responseCache: CachedRead = { tables: ['quarantines', 'apps'] };
 const NoContent = Type.Null({ description: 'Lifted' });
+/**
+ * The list is open to read keys and to upload keys (CI asks which specs are known failures); an
+ * upload key limited to some applications sees only theirs, and asking for another is 403.
+ */
+const UPLOAD_LIST_ACCESS: RouteAccess = {
+  scopes: ['read', 'upload'],
+  uploadApps: { query: 'appId', by: 'id' },
+};
 
 /** Known failures: `/api/quarantine` and the review the `quarantine-review` job calls. */
 export const quarantineRoutes: FastifyPluginAsyncTypebox<{
@@ -60,10 +69,11 @@ export const quarantineRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/quarantine',
     {
-      config: { responseCache },
+      config: { responseCache, access: UPLOAD_LIST_ACCESS },
       schema: {
         tags,
-        summary: 'Quarantines, newest first; `active` true for active ones, false for lifted ones',
+        summary:
+          'Quarantines, newest first; `active` true for active ones, false for lifted ones (upload keys: their applications only)',
         querystring: QuarantineListQuery,
         response: { 200: QuarantineListResponse, ...errorResponses(400, 401, 404, 500) },
       },
@@ -71,8 +81,13 @@ export const quarantineRoutes: FastifyPluginAsyncTypebox<{
     async (request) => {
       const page = resolvePage(request.query);
       const { appId, active } = request.query;
+      const appIds = request.appLimit;
       const { items, total } = await service.list(
-        { ...(appId !== undefined ? { appId } : {}), ...(active !== undefined ? { active } : {}) },
+        {
+          ...(appId !== undefined ? { appId } : {}),
+          ...(active !== undefined ? { active } : {}),
+          ...(appIds !== undefined ? { appIds } : {}),
+        },
         page,
       );
       return listResponse(items, total, page);
@@ -82,7 +97,7 @@ export const quarantineRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/quarantine/:id',
     {
-      config: { responseCache },
+      config: { responseCache, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One quarantine',

@@ -22,6 +22,17 @@ describe('failureSignature', () => {
     ['header h1 and login2.cy.ts stay', 'header h1 and login2.cy.ts stay'],
     ['pointer 0x7ffe12 is null', 'pointer <n> is null'],
     ['   \n\n  First   real\tline  \nsecond line 42', 'First real line'],
+    [
+      'failed on setup with "ConnectionError: refused: gateway at 10.0.0.7:443 is down"',
+      'failed on setup with "ConnectionError: <str>"',
+    ],
+    [
+      "raised 'requests.exceptions.ReadTimeoutError: after 30s'",
+      "raised 'requests.exceptions.ReadTimeoutError: <str>'",
+    ],
+    ['threw `TypeError: x is undefined` in render', 'threw `TypeError: <str>` in render'],
+    ['raised "ValueError"', 'raised "ValueError"'],
+    ['expected "Errors: 3" and "connectionError: no"', 'expected <str> and <str>'],
   ])('%j → %j', (message, signature) => {
     expect(failureSignature(message)).toBe(signature);
   });
@@ -73,6 +84,7 @@ describe('groupFailures', () => {
         message: 'Timed out after 6000ms',
         specs: ['a.cy.ts', 'b.cy.ts'],
         tests: 3,
+        occurrences: 3,
         lastSeenAt: '2025-03-02T10:00:00.000Z',
       },
       {
@@ -80,6 +92,7 @@ describe('groupFailures', () => {
         message: 'alpha broke',
         specs: ['c.cy.ts'],
         tests: 1,
+        occurrences: 1,
         lastSeenAt: '2025-03-01T10:00:00.000Z',
       },
       {
@@ -87,8 +100,34 @@ describe('groupFailures', () => {
         message: 'zeta broke',
         specs: ['c.cy.ts'],
         tests: 1,
+        occurrences: 1,
         lastSeenAt: '2025-03-01T10:00:00.000Z',
       },
+    ]);
+  });
+
+  it('counts distinct tests (spec and name) apart from failures', () => {
+    const at = '2025-03-01T10:00:00Z';
+    const [group] = groupFailures([
+      { spec: 'pay.spec.ts', test: 'pays', message: 'Timed out after 4000ms', at },
+      { spec: 'pay.spec.ts', test: 'pays', message: 'Timed out after 5000ms', at },
+      { spec: 'pay.spec.ts', test: 'refunds', message: 'Timed out after 4000ms', at },
+      { spec: 'cart.spec.ts', test: 'pays', message: 'Timed out after 4000ms', at },
+      { spec: 'pay.spec.ts', test: 'pays', message: 'Timed out after 9000ms', at },
+    ]);
+    expect(group).toMatchObject({ tests: 3, occurrences: 5, specs: ['cart.spec.ts', 'pay.spec.ts'] });
+  });
+
+  it('puts the group of more failures first when both hold as many tests', () => {
+    const at = '2025-03-01T10:00:00Z';
+    const groups = groupFailures([
+      { spec: 's', test: 'a', message: 'alpha broke', at },
+      { spec: 's', test: 'b', message: 'beta broke', at },
+      { spec: 's', test: 'b', message: 'beta broke', at },
+    ]);
+    expect(groups.map((group) => [group.signature, group.tests, group.occurrences])).toEqual([
+      ['beta broke', 1, 2],
+      ['alpha broke', 1, 1],
     ]);
   });
 

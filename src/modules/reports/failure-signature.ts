@@ -8,14 +8,33 @@ export const SIGNATURE_MAX_LENGTH = 200;
 export const EXAMPLE_MAX_LENGTH = 300;
 const INPUT_MAX_LENGTH = 2000;
 
+/**
+ * An error or exception name at the start of quoted text (`ConnectionError`, `requests.exceptions.
+ * ReadTimeout` is not one: only names ending in Error or Exception are sure to be one).
+ */
+const ERROR_NAME = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*?(?:Error|Exception))(:|$)/;
+
+/**
+ * A quoted string is a value that varies, unless it starts with an error's name: pytest quotes
+ * the error of a failed set-up (`failed on setup with "ConnectionError: refused"`), and the name
+ * is the cause, so it stays (`"ConnectionError: <str>"`).
+ */
+function quoted(text: string): string {
+  const quote = text[0]!;
+  const name = ERROR_NAME.exec(text.slice(1, -1));
+  if (!name) return '<str>';
+  const rest = text.slice(1 + name[0].length, -1);
+  return `${quote}${name[1]}${name[2] === ':' && rest.trim() !== '' ? ': <str>' : name[2]}${quote}`;
+}
+
 // Applied in this order: a later pattern never sees what an earlier one replaced (the
-// placeholders hold neither digits nor quotes), and quoted text goes first so a value inside
-// quotes counts as one quoted string, whatever it holds.
-const REPLACEMENTS: readonly (readonly [RegExp, string])[] = [
+// placeholders hold no digits, and a quoted error name keeps only its own quotes), and quoted
+// text goes first so a value inside quotes counts as one quoted string, whatever it holds.
+const REPLACEMENTS: readonly (readonly [RegExp, string | ((text: string) => string)])[] = [
   // Quotes count only when they stand apart from words: "can't find 'x'" keeps its apostrophe.
-  [/(?<![\p{L}\p{N}_])"[^"]*"(?![\p{L}\p{N}_])/gu, '<str>'],
-  [/(?<![\p{L}\p{N}_])'[^']*'(?![\p{L}\p{N}_])/gu, '<str>'],
-  [/`[^`]*`/g, '<str>'],
+  [/(?<![\p{L}\p{N}_])"[^"]*"(?![\p{L}\p{N}_])/gu, quoted],
+  [/(?<![\p{L}\p{N}_])'[^']*'(?![\p{L}\p{N}_])/gu, quoted],
+  [/`[^`]*`/g, quoted],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, '<uuid>'],
   [
     /\b\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\d])/gi,
@@ -55,12 +74,19 @@ export function failureSignature(message: string): string {
   // Only 200 characters of the result are kept: 2000 of the line leave room for quoted text and
   // white space that shrink, and a huge first line (a dumped page) costs no more than a short one.
   let line = cut(firstLine(message), INPUT_MAX_LENGTH);
-  for (const [pattern, placeholder] of REPLACEMENTS) line = line.replace(pattern, placeholder);
+  for (const [pattern, placeholder] of REPLACEMENTS) {
+    line =
+      typeof placeholder === 'string'
+        ? line.replace(pattern, placeholder)
+        : line.replace(pattern, (match) => placeholder(match));
+  }
   return cut(line.replace(/\s+/g, ' ').trim(), SIGNATURE_MAX_LENGTH);
 }
 
 export interface FailedTest {
   spec: string;
+  /** The test's name: with the spec, what tells one failing test from another. */
+  test?: string;
   /** The failure message (null or blank when the source carries no error text). */
   message: string | null;
   /** When the run that failed happened (ISO 8601). */
@@ -73,8 +99,10 @@ export interface FailureGroup {
   message: string;
   /** The distinct spec files, in alphabetical order. */
   specs: string[];
-  /** How many failed tests the group holds. */
+  /** How many distinct tests (spec and test name) failed so. */
   tests: number;
+  /** How many failures the group holds (one test failing in five runs is five). */
+  occurrences: number;
   lastSeenAt: string;
 }
 
@@ -85,8 +113,8 @@ const isLater = (a: string, b: string) => {
 };
 
 /**
- * Groups failed tests by the signature of their message: most tests first, then by signature.
- * Tests without error text are left out (no text at all gives an empty list).
+ * Groups failed tests by the signature of their message: most tests first, then most failures,
+ * then by signature. Tests without error text are left out (no text at all gives an empty list).
  */
 export function groupFailures(failures: Iterable<FailedTest>): FailureGroup[] {
   const grouper = createFailureGrouper();
@@ -94,9 +122,16 @@ export function groupFailures(failures: Iterable<FailedTest>): FailureGroup[] {
   return grouper.finish();
 }
 
-/** The same grouping fed one failure at a time: memory grows with the groups, not the failures. */
+/**
+ * The same grouping fed one failure at a time: memory grows with the groups and the distinct
+ * failing tests of each, not with the failures.
+ */
 export function createFailureGrouper() {
-  const groups = new Map<string, { group: FailureGroup; specs: Set<string> }>();
+  const groups = new Map<string, { group: FailureGroup; specs: Set<string>; tests: Set<string> }>();
+  let unnamed = 0;
+  // A failure without a test name is a test of its own.
+  const testKey = (failure: FailedTest) =>
+    failure.test === undefined ? `\u0001${(unnamed += 1)}` : `${failure.spec}\u0000${failure.test}`;
   function add(failure: FailedTest): void {
     if (failure.message === null) return;
     const signature = failureSignature(failure.message);
@@ -109,13 +144,17 @@ export function createFailureGrouper() {
           message: cut(firstLine(failure.message), EXAMPLE_MAX_LENGTH),
           specs: [],
           tests: 1,
+          occurrences: 1,
           lastSeenAt: failure.at,
         },
         specs: new Set([failure.spec]),
+        tests: new Set([testKey(failure)]),
       });
       return;
     }
-    known.group.tests += 1;
+    known.group.occurrences += 1;
+    known.tests.add(testKey(failure));
+    known.group.tests = known.tests.size;
     known.specs.add(failure.spec);
     if (isLater(failure.at, known.group.lastSeenAt)) {
       known.group.lastSeenAt = failure.at;
@@ -128,11 +167,13 @@ export function createFailureGrouper() {
       .sort((a, b) =>
         b.tests !== a.tests
           ? b.tests - a.tests
-          : a.signature < b.signature
-            ? -1
-            : a.signature > b.signature
-              ? 1
-              : 0,
+          : b.occurrences !== a.occurrences
+            ? b.occurrences - a.occurrences
+            : a.signature < b.signature
+              ? -1
+              : a.signature > b.signature
+                ? 1
+                : 0,
       );
   return { add, finish };
 }

@@ -5,6 +5,7 @@ import { errorResponses, toId } from '../../http/plumbing/schemas.js';
 import type { InsightService } from './insight.service.js';
 import { DateParams, DetailParams } from './reports.schema.js';
 import { ChangesResponse, FailureGroupsResponse, SpecListQuery, SpecListResponse } from './insight.schema.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['E2E reports'];
 // Tables each cached answer is read from.
@@ -23,7 +24,7 @@ export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService 
   app.get(
     '/e2e_run_report/:summaryId/:appId/specs',
     {
-      config: { responseCache: specTables },
+      config: { responseCache: specTables, access: READ_ACCESS },
       schema: {
         tags,
         summary:
@@ -47,7 +48,7 @@ export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService 
   app.get(
     '/e2e_run_report/:summaryId/:appId/failure_groups',
     {
-      config: { responseCache: failureTables },
+      config: { responseCache: failureTables, access: READ_ACCESS },
       schema: {
         tags,
         summary:
@@ -65,7 +66,7 @@ export const insightRoutes: FastifyPluginAsyncTypebox<{ service: InsightService 
   app.get(
     '/e2e_reports/:date/changes',
     {
-      config: { responseCache: specTables },
+      config: { responseCache: specTables, access: READ_ACCESS },
       schema: {
         tags,
         summary:

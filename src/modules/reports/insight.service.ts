@@ -103,7 +103,12 @@ export function createInsightService({
       for (let afterId = 0; ;) {
         const page = await specs.failuresPage(appId, fromIso, toIso, afterId, FAILURES_PAGE_SIZE);
         for (const failure of page) {
-          grouper.add({ spec: failure.spec, message: failure.message, at: failure.created_at });
+          grouper.add({
+            spec: failure.spec,
+            test: failure.test,
+            message: failure.message,
+            at: failure.created_at,
+          });
         }
         if (page.length < FAILURES_PAGE_SIZE) break;
         afterId = page[page.length - 1]!.id;

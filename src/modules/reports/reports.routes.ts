@@ -21,6 +21,7 @@ import type { ReportsService } from './reports.service.js';
 import type { InsightService } from './insight.service.js';
 import { insightRoutes } from './insight.routes.js';
 import type { ReportQueueService } from './report-queue.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['E2E reports'];
 const DEFAULT_TREND_DAYS = 14;
@@ -43,7 +44,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{
     '/e2e_run_report',
     {
       // Only 200 answers (ready or failed) are kept; a 202 while generating never is.
-      config: { responseCache: enriched },
+      config: { responseCache: enriched, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'The E2E report of a date: 200 when ready or failed, 202 while it is being generated',
@@ -62,7 +63,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/e2e_run_report/:summaryId/:appId',
     {
-      config: { responseCache: enriched },
+      config: { responseCache: enriched, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One application detail of a report (without app info)',
@@ -79,7 +80,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/e2e_reports',
     {
-      config: { responseCache: summaries },
+      config: { responseCache: summaries, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Report summaries, newest first (filters status, from, to)',
@@ -105,7 +106,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/e2e_reports/trends',
     {
-      config: { responseCache: enriched },
+      config: { responseCache: enriched, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Daily success rate over the last N days (N ≤ 90, default 14), overall and per app',
@@ -122,6 +123,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/e2e_reports/queue',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Report queue status: waiting, in flight, scheduled retries, dead letters, oldest age',
@@ -134,6 +136,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/e2e_reports/dead_letter',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Dead-lettered report requests, newest first (at most 100)',
@@ -165,7 +168,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/e2e_reports/:date',
     {
-      config: { responseCache: summaries },
+      config: { responseCache: summaries, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'The report summary of a date',
@@ -179,7 +182,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/e2e_reports/:date/details',
     {
-      config: { responseCache: enriched },
+      config: { responseCache: enriched, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'The report summary of a date with its details (app info included)',

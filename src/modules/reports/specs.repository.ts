@@ -152,6 +152,7 @@ export interface SpecStatus {
 export interface StoredFailure {
   id: number;
   spec: string;
+  test: string;
   message: string;
   created_at: string;
 }
@@ -175,6 +176,7 @@ export function createSpecsRepository(db: Db) {
         .select([
           'f.id',
           'f.spec',
+          'f.test',
           sql<string>`substr(f.message, 1, ${FAILURE_MESSAGE_PREFIX})`.as('message'),
           'u.created_at',
         ])

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../http/plumbing/schemas.js';
 import { StatusResponse } from './status.schema.js';
 import type { StatusService } from './status.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 export const statusRoutes: FastifyPluginAsyncTypebox<{ service: StatusService }> = async (
   app,
@@ -10,6 +11,7 @@ export const statusRoutes: FastifyPluginAsyncTypebox<{ service: StatusService }>
   app.get(
     '/status',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags: ['Status'],
         summary:

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses, IdParams, toId } from '../../http/plumbing/schemas.js';
 import { SuspectsQuery, SuspectsResponse } from './suspects.schema.js';
 import type { SuspectsService } from './suspects.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 export const suspectsRoutes: FastifyPluginAsyncTypebox<{ service: SuspectsService }> = async (
   app,
@@ -10,6 +11,7 @@ export const suspectsRoutes: FastifyPluginAsyncTypebox<{ service: SuspectsServic
   app.get(
     '/apps/:id/suspects',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags: ['Applications'],
         summary:

@@ -3,14 +3,14 @@ import Assembler from 'stream-json/Assembler.js';
 import Parser from 'stream-json/Parser.js';
 import { invalidFormat } from './format-errors.js';
 import { reportFromJson } from './json-reports.js';
-import type { ParsedReport } from './report-model.js';
+import type { CollectorOptions, ParsedReport } from './report-model.js';
 
 /**
  * Parses a JSON report as its chunks arrive (stream-json), so a large file costs many short
  * slices of work instead of one JSON.parse that holds the event loop for the whole text. The
  * document is assembled in full (the reports' shapes need all of it), then reduced to a report.
  */
-export function createJsonReader() {
+export function createJsonReader(options: CollectorOptions = {}) {
   // Packed values only: one token per string, number or key instead of a token per piece.
   const parser = new Parser({ streamValues: false, streamKeys: false, streamStrings: false });
   const assembler = new Assembler();
@@ -36,7 +36,7 @@ export function createJsonReader() {
       await finished(parser).catch(() => undefined);
       if (fault) throw fault;
       if (!assembler.done) throw invalidFormat('Not valid JSON: the document ends too early');
-      return reportFromJson(assembler.current);
+      return reportFromJson(assembler.current, options);
     },
   };
 }

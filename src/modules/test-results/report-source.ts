@@ -1,5 +1,12 @@
 import { addDays } from '../../shared/time.js';
-import type { TestResultsRepository } from './test-results.repository.js';
+import {
+  findSpecialRuns,
+  resolveAttempts,
+  runKey,
+  type SpecialRuns,
+  specsLeftByCrash,
+} from './run-attempts.js';
+import type { TestResultsRepository, UploadedSpecRow } from './test-results.repository.js';
 
 /** A watched app as the report worker knows it. */
 export interface SourceApp {
@@ -17,6 +24,26 @@ export interface SpecDetailsQuery {
 
 type Row = Record<string, unknown>;
 
+/**
+ * A stored spec as a row of the Cypress export's spec-details report. "Last failure by" is the
+ * commit's author, or whoever triggered the run when the uploader did not know the author.
+ */
+function toRow(spec: UploadedSpecRow, nameOf: Map<number, string>): Row {
+  return {
+    project_name: nameOf.get(spec.app_id),
+    run_number: spec.run_number,
+    created_at: spec.created_at,
+    status: spec.status,
+    spec: spec.spec,
+    flaky_tests: spec.flaky,
+    spec_duration: spec.duration_ms,
+    commit_author_name: spec.author ?? spec.triggered_by ?? '',
+    commit_sha: spec.commit_sha,
+    run_url: spec.run_url,
+    error_message: spec.first_failure_message,
+  };
+}
+
 export interface SpecRowSource {
   specDetails(query: SpecDetailsQuery): AsyncIterable<Row>;
   /** The same rows in batches (no await per row), when the source reads them so. */
@@ -30,7 +57,9 @@ const PAGE_SIZE = 2000;
  * The report's rows: an app with uploaded runs in the window gets its rows from the uploads,
  * shaped as the Cypress export's spec-details rows so the aggregator applies the same rules; the
  * other apps are asked of the test-results service as before, and when none is left it is not
- * asked at all.
+ * asked at all. A run the CI re-ran counts each spec from its highest attempt (a failure that
+ * passed on the re-run is flaky), and a run that crashed fails every spec it left without a
+ * result (run-attempts.ts).
  */
 export function createReportRowSource(deps: {
   repository: TestResultsRepository;
@@ -61,24 +90,51 @@ export function createReportRowSource(deps: {
 
     const nameOf = new Map(apps.map((app) => [app.id, app.name]));
     const appIds = [...uploaded];
+    const special = findSpecialRuns(await deps.repository.uploadsIn(appIds, fromIso, toIso));
+    // The specs each app ran, for the runs that crashed before theirs ran (few apps have one).
+    const crashedApps = new Set(
+      [...special.runs.values()].filter((run) => run.crash).map((run) => run.appId),
+    );
+    const knownSpecs = new Map([...crashedApps].map((appId) => [appId, new Set<string>()]));
+    const note = (row: UploadedSpecRow) => knownSpecs.get(row.app_id)?.add(row.spec);
     let afterId = 0;
     for (;;) {
       const page = await deps.repository.specsPage(appIds, fromIso, toIso, afterId, PAGE_SIZE);
-      yield page.map((spec) => ({
-        project_name: nameOf.get(spec.app_id),
-        run_number: spec.run_number,
-        created_at: spec.created_at,
-        status: spec.status,
-        spec: spec.spec,
-        flaky_tests: spec.flaky,
-        spec_duration: spec.duration_ms,
-        commit_author_name: spec.author ?? '',
-        commit_sha: spec.commit_sha,
-        run_url: spec.run_url,
-        error_message: spec.first_failure_message,
-      }));
-      if (page.length < PAGE_SIZE) return;
+      const plain =
+        special.uploadIds.size === 0 ? page : page.filter((row) => !special.uploadIds.has(row.upload_id));
+      for (const row of plain) note(row);
+      if (plain.length > 0) yield plain.map((spec) => toRow(spec, nameOf));
+      if (page.length < PAGE_SIZE) break;
       afterId = page[page.length - 1]!.id;
+    }
+    if (special.runs.size > 0) yield* specialRows(special, nameOf, knownSpecs, note);
+  }
+
+  /** The rows of re-run and crashed runs, read run by run once the plain rows are through. */
+  async function* specialRows(
+    special: SpecialRuns,
+    nameOf: Map<number, string>,
+    knownSpecs: Map<number, Set<string>>,
+    note: (row: UploadedSpecRow) => void,
+  ): AsyncIterable<readonly Row[]> {
+    const rows = await deps.repository.specsOfUploads([...special.uploadIds]);
+    const byRun = new Map<string, UploadedSpecRow[]>();
+    for (const row of rows) {
+      const key = runKey(row.app_id, row.run_number);
+      const list = byRun.get(key);
+      if (list) list.push(row);
+      else byRun.set(key, [row]);
+    }
+    const resolvedByRun = new Map<string, UploadedSpecRow[]>();
+    for (const [key, run] of special.runs) {
+      const resolved = resolveAttempts(run, byRun.get(key) ?? []);
+      resolved.forEach(note);
+      resolvedByRun.set(key, resolved);
+    }
+    for (const [key, run] of special.runs) {
+      const resolved = resolvedByRun.get(key)!;
+      const left = specsLeftByCrash(run, resolved, knownSpecs.get(run.appId) ?? new Set());
+      yield [...resolved, ...left].map((spec) => toRow(spec, nameOf));
     }
   }
 

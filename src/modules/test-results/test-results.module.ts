@@ -1,6 +1,10 @@
 import type { ModuleDeps } from '../module-deps.js';
 import { createTestResultsRepository, type TestResultsRepository } from './test-results.repository.js';
-import { createTestResultsService, type TestResultsService } from './test-results.service.js';
+import {
+  createTestResultsService,
+  type TestResultsService,
+  type UploadAccepted,
+} from './test-results.service.js';
 
 export interface TestResultsModule {
   service: TestResultsService;
@@ -9,11 +13,19 @@ export interface TestResultsModule {
   maxBytes: number;
 }
 
-export function createTestResultsModule({ config, db }: ModuleDeps): TestResultsModule {
+export function createTestResultsModule(
+  { config, db, log }: ModuleDeps,
+  links: { onAccepted?: UploadAccepted } = {},
+): TestResultsModule {
   const repository = createTestResultsRepository(db);
   return {
     repository,
     maxBytes: config.uploadMaxBytes,
-    service: createTestResultsService({ repository, maxBytes: config.uploadMaxBytes }),
+    service: createTestResultsService({
+      repository,
+      maxBytes: config.uploadMaxBytes,
+      ...(links.onAccepted ? { onAccepted: links.onAccepted } : {}),
+      warn: (error, message) => log.warn({ err: error }, message),
+    }),
   };
 }

@@ -17,10 +17,13 @@ export type FailureInsert = Omit<Insertable<TestResultFailuresTable>, 'id' | 'up
 /** A stored spec of an uploaded run, with what the report needs of its run. */
 export interface UploadedSpecRow {
   id: number;
+  upload_id: number;
   app_id: number;
   run_number: number;
+  attempt: number;
   created_at: string;
   author: string | null;
+  triggered_by: string | null;
   spec: string;
   status: string;
   flaky: number;
@@ -29,6 +32,24 @@ export interface UploadedSpecRow {
   run_url: string | null;
   first_failure_message: string | null;
 }
+
+/** An upload of a report window, with what tells its run apart: attempt and crash. */
+export interface WindowUploadRow {
+  id: number;
+  app_id: number;
+  run_number: number;
+  attempt: number;
+  status: string;
+  errors: string | null;
+  created_at: string;
+  author: string | null;
+  triggered_by: string | null;
+  commit_sha: string | null;
+  run_url: string | null;
+}
+
+/** Ids per `IN (…)` list: well under both dialects' bound-parameter limits. */
+const ID_BATCH = 500;
 
 /** Rows per INSERT: well under both dialects' bound-parameter limits. */
 const INSERT_BATCH = 200;
@@ -40,6 +61,28 @@ const INSERT_BATCH = 200;
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 export function createTestResultsRepository(db: Db) {
+  const specColumns = () =>
+    db
+      .selectFrom('test_result_specs as s')
+      .innerJoin('test_result_uploads as u', 'u.id', 's.upload_id')
+      .select([
+        's.id',
+        's.upload_id',
+        'u.app_id',
+        'u.run_number',
+        'u.attempt',
+        'u.created_at',
+        'u.author',
+        'u.triggered_by',
+        's.spec',
+        's.status',
+        's.flaky',
+        's.duration_ms',
+        'u.commit_sha',
+        'u.run_url',
+        's.first_failure_message',
+      ]);
+
   return {
     async findAppByCode(code: string): Promise<{ id: number; name: string } | undefined> {
       return db.selectFrom('apps').select(['id', 'name']).where('code', '=', code).executeTakeFirst();
@@ -164,6 +207,41 @@ export function createTestResultsRepository(db: Db) {
       return new Set(rows.map((row) => row.app_id));
     },
 
+    /** The uploads of the apps created in [fromIso, toIso): their runs, attempts and crashes. */
+    async uploadsIn(appIds: readonly number[], fromIso: string, toIso: string): Promise<WindowUploadRow[]> {
+      if (appIds.length === 0) return [];
+      return db
+        .selectFrom('test_result_uploads')
+        .select([
+          'id',
+          'app_id',
+          'run_number',
+          'attempt',
+          'status',
+          'errors',
+          'created_at',
+          'author',
+          'triggered_by',
+          'commit_sha',
+          'run_url',
+        ])
+        .where('app_id', 'in', [...appIds])
+        .where('created_at', '>=', fromIso)
+        .where('created_at', '<', toIso)
+        .orderBy('id')
+        .execute();
+    },
+
+    /** Every spec of the given uploads, by spec id. */
+    async specsOfUploads(uploadIds: readonly number[]): Promise<UploadedSpecRow[]> {
+      const rows: UploadedSpecRow[] = [];
+      for (let start = 0; start < uploadIds.length; start += ID_BATCH) {
+        const ids = uploadIds.slice(start, start + ID_BATCH);
+        rows.push(...(await specColumns().where('s.upload_id', 'in', ids).orderBy('s.id').execute()));
+      }
+      return rows;
+    },
+
     /** One page of the specs of uploads created in [fromIso, toIso), by spec id after `afterId`. */
     async specsPage(
       appIds: readonly number[],
@@ -172,23 +250,7 @@ export function createTestResultsRepository(db: Db) {
       afterId: number,
       limit: number,
     ): Promise<UploadedSpecRow[]> {
-      return db
-        .selectFrom('test_result_specs as s')
-        .innerJoin('test_result_uploads as u', 'u.id', 's.upload_id')
-        .select([
-          's.id',
-          'u.app_id',
-          'u.run_number',
-          'u.created_at',
-          'u.author',
-          's.spec',
-          's.status',
-          's.flaky',
-          's.duration_ms',
-          'u.commit_sha',
-          'u.run_url',
-          's.first_failure_message',
-        ])
+      return specColumns()
         .where('u.app_id', 'in', [...appIds])
         .where('u.created_at', '>=', fromIso)
         .where('u.created_at', '<', toIso)

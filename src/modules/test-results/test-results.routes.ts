@@ -1,3 +1,4 @@
+import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Readable } from 'node:stream';
@@ -11,10 +12,44 @@ import {
   UploadResponse,
 } from './test-results.schema.js';
 import type { TestResultsService } from './test-results.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Test results'];
 
 const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+const REPORT_FILE = { type: 'string', format: 'binary' } as const;
+
+/**
+ * What `/openapi.json` (and so `/docs`) says the upload takes: the report file itself, in one of
+ * three content types, optionally gzipped. Documentation only: the body arrives as a stream and
+ * is checked by the service as it is read, so it has no schema the router would validate.
+ */
+const uploadDocumentation: SwaggerTransform = ({ schema, url }) => ({
+  url,
+  schema: {
+    ...schema,
+    body: {
+      content: {
+        'application/xml': {
+          schema: { ...REPORT_FILE, description: 'JUnit XML (mocha-junit-reporter, jest-junit, pytest, …)' },
+        },
+        'text/xml': { schema: { ...REPORT_FILE, description: 'JUnit XML' } },
+        'application/json': {
+          schema: { ...REPORT_FILE, description: "Playwright's json reporter or Mochawesome" },
+        },
+      },
+    },
+    headers: Type.Object({
+      'content-encoding': Type.Optional(
+        Type.String({
+          enum: ['gzip', 'identity'],
+          description: 'gzip: the file is gzipped (any of the three types)',
+        }),
+      ),
+    }),
+  },
+});
 
 export const testResultsRoutes: FastifyPluginAsyncTypebox<{
   service: TestResultsService;
@@ -31,7 +66,12 @@ export const testResultsRoutes: FastifyPluginAsyncTypebox<{
     '/test_results',
     {
       bodyLimit: maxBytes,
-      config: { ownsBodyValidation: true },
+      // Upload keys (CI) may send results, each held to its applications if it names some.
+      config: {
+        ownsBodyValidation: true,
+        access: { scopes: ['upload'], uploadApps: { query: 'app', by: 'code' } },
+        swaggerTransform: uploadDocumentation,
+      },
       schema: {
         tags,
         summary:
@@ -59,6 +99,7 @@ export const testResultsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/test_results',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'Uploaded test results, newest first (optionally of one app)',
@@ -76,6 +117,7 @@ export const testResultsRoutes: FastifyPluginAsyncTypebox<{
   app.get(
     '/test_results/:id',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One upload with the error text of each failed test',

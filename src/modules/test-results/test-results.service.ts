@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Page } from '../../shared/page.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
 import { nowIso } from '../../shared/time.js';
-import type { UploadFormat } from './report-model.js';
+import { RUN_ERROR_SPEC, type RunError, type SpecTally, type UploadFormat } from './report-model.js';
 import type { TestResultsRepository, UploadRow } from './test-results.repository.js';
 import type { TestResultUpload, UploadQuery } from './test-results.schema.js';
 import { bodyKindOf, isGzipped, readUpload } from './upload-body.js';
@@ -13,6 +13,17 @@ export interface UploadRequest {
   contentType: string | undefined;
   contentEncoding: string | undefined;
   contentLength: string | undefined;
+}
+
+/** The stored errors of an upload (none for uploads stored before they were kept). */
+function errorsOf(row: UploadRow): RunError[] {
+  if (!row.errors) return [];
+  try {
+    const parsed = JSON.parse(row.errors) as unknown;
+    return Array.isArray(parsed) ? (parsed as RunError[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 export function toUpload(row: UploadRow): TestResultUpload {
@@ -28,17 +39,42 @@ export function toUpload(row: UploadRow): TestResultUpload {
     flaky: row.flaky,
     skipped: row.skipped,
     createdAt: row.created_at,
+    attempt: row.attempt,
+    status: row.status === 'errored' ? 'errored' : 'ok',
+    errors: errorsOf(row),
+    ...(row.triggered_by !== null ? { triggeredBy: row.triggered_by } : {}),
   };
 }
 
-/** A spec failed when any test failed; it passed when any ran; all skipped is noTests. */
-function specStatus(counts: { failed: number; passed: number; flaky: number }): string {
-  if (counts.failed > 0) return 'failed';
+/**
+ * A spec failed when any test failed or an error outside its tests named it; it passed when any
+ * test ran; all skipped is noTests.
+ */
+function specStatus(counts: SpecTally): string {
+  if (counts.failed > 0 || counts.errored) return 'failed';
   return counts.passed + counts.flaky > 0 ? 'passed' : 'noTests';
 }
 
-export function createTestResultsService(deps: { repository: TestResultsRepository; maxBytes: number }) {
+/** What happens after an upload is stored: its reports get regenerated (never awaited by the answer's content). */
+export type UploadAccepted = (upload: { appId: number; createdAt: string }) => Promise<void>;
+
+export function createTestResultsService(deps: {
+  repository: TestResultsRepository;
+  maxBytes: number;
+  /** Told of every stored upload (201, a shard or an attempt added); its failure never fails the upload. */
+  onAccepted?: UploadAccepted;
+  warn?: (error: unknown, message: string) => void;
+}) {
   const { repository } = deps;
+
+  /** Regeneration is requested, never waited for: a failure to ask is logged, the upload stands. */
+  async function announce(row: UploadRow) {
+    try {
+      await deps.onAccepted?.({ appId: row.app_id, createdAt: row.created_at });
+    } catch (error) {
+      deps.warn?.(error, 'could not queue the regeneration of the reports an upload changes');
+    }
+  }
 
   return {
     /** Stores a report file for a run; `created: false` when that very file was already stored. */
@@ -50,7 +86,10 @@ export function createTestResultsService(deps: { repository: TestResultsReposito
       const app = await repository.findAppByCode(query.app);
       if (!app) {
         request.body.resume();
-        throw new NotFoundError(`Application with code "${query.app}" not found`);
+        throw new NotFoundError(
+          `Application with code "${query.app}" not found: create it with POST /api/apps ` +
+            '(or let the CLI create it: dashboard upload FILE --app CODE --create-app NAME)',
+        );
       }
       const declared = Number(request.contentLength);
       const { report, digest } = await readUpload(request.body, {
@@ -59,6 +98,7 @@ export function createTestResultsService(deps: { repository: TestResultsReposito
         declaredLength:
           request.contentLength !== undefined && Number.isFinite(declared) ? declared : undefined,
         maxBytes: deps.maxBytes,
+        root: query.root,
       });
       const existing = await repository.findByFile(app.id, query.run, digest);
       if (existing) return { upload: toUpload(existing), created: false };
@@ -71,11 +111,15 @@ export function createTestResultsService(deps: { repository: TestResultsReposito
           run_number: query.run,
           format: report.format,
           digest,
-          specs: report.specs.length,
+          specs: report.specs.filter((spec) => spec.spec !== RUN_ERROR_SPEC).length,
           ...report.totals,
           commit_sha: query.commit ?? null,
           branch: query.branch ?? null,
           author: query.author ?? null,
+          triggered_by: query.triggeredBy ?? null,
+          attempt: query.attempt ?? 1,
+          status: report.status,
+          errors: report.errors.length > 0 ? JSON.stringify(report.errors) : null,
           run_url: query.runUrl ?? null,
           created_at: createdAt,
           uploaded_at: nowIso(),
@@ -93,6 +137,7 @@ export function createTestResultsService(deps: { repository: TestResultsReposito
         })),
         report.failures,
       );
+      if (created) await announce(row);
       return { upload: toUpload(row), created };
     },
 
@@ -107,7 +152,13 @@ export function createTestResultsService(deps: { repository: TestResultsReposito
       const failures = await repository.failuresOf(id);
       return {
         ...toUpload(row),
-        failures: failures.map(({ spec, test, message, stack }) => ({ spec, test, message, stack })),
+        failures: failures.map(({ spec, test, message, stack, location }) => ({
+          spec,
+          test,
+          message,
+          stack,
+          location,
+        })),
       };
     },
 

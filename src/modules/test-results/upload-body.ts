@@ -61,7 +61,14 @@ export interface ReadUpload {
  */
 export async function readUpload(
   body: Readable,
-  options: { kind: BodyKind; gzipped: boolean; declaredLength: number | undefined; maxBytes: number },
+  options: {
+    kind: BodyKind;
+    gzipped: boolean;
+    declaredLength: number | undefined;
+    maxBytes: number;
+    /** The CI's checkout folder: absolute spec paths under it are stored relative to it. */
+    root?: string | undefined;
+  },
 ): Promise<ReadUpload> {
   const { maxBytes } = options;
   if (options.declaredLength !== undefined && options.declaredLength > maxBytes) throw tooLarge(maxBytes);
@@ -93,7 +100,8 @@ export async function readUpload(
 
   const hash = createHash('sha256');
   const decoder = new StringDecoder('utf8');
-  const reader = options.kind === 'xml' ? createJUnitReader() : createJsonReader();
+  const readerOptions = { root: options.root };
+  const reader = options.kind === 'xml' ? createJUnitReader(readerOptions) : createJsonReader(readerOptions);
   let bytes = 0;
   let sliceStarted = performance.now();
   try {

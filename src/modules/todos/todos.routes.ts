@@ -14,6 +14,7 @@ import {
   UpdateTodoBody,
 } from './todos.schema.js';
 import { cleanTodoInput, type TodosService } from './todos.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['To-do items'];
 const responseCache: CachedRead = { tables: ['todos'] };
@@ -27,7 +28,7 @@ export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> =
   app.get(
     '/to_do_list',
     {
-      config: { responseCache },
+      config: { responseCache, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'List to-do items by due date (undated last)',
@@ -65,7 +66,7 @@ export const todosRoutes: FastifyPluginAsyncTypebox<{ service: TodosService }> =
   app.get(
     '/to_do_list/:id',
     {
-      config: { responseCache },
+      config: { responseCache, access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One to-do item',

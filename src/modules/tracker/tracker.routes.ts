@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../http/plumbing/schemas.js';
 import { TicketListResponse } from './tracker.schema.js';
 import type { TrackerService } from './tracker.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Tracker tickets'];
 
@@ -17,6 +18,7 @@ export const trackerRoutes: FastifyPluginAsyncTypebox<{ service: TrackerService 
     app.get(
       `${prefix}/manual_qa`,
       {
+        config: { access: READ_ACCESS },
         schema: {
           tags,
           summary:
@@ -30,6 +32,7 @@ export const trackerRoutes: FastifyPluginAsyncTypebox<{ service: TrackerService 
     app.get(
       `${prefix}/my_tickets`,
       {
+        config: { access: READ_ACCESS },
         schema: {
           tags,
           summary: "Unresolved tickets assigned to the server's Jira account, most recently updated first",

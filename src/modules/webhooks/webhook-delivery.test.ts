@@ -128,27 +128,47 @@ describe.each(DIALECTS)('webhook delivery (%s)', (dialect) => {
     expect(body.blocks[1]!.text!.text).toBe('a &lt; b &amp; &lt;!channel&gt;');
   });
 
-  it('teams: a MessageCard with title, text and the app and failing specs as facts', async () => {
-    await addWebhook({ kind: 'teams' });
-    await notify(failure);
-    const [request] = await receiver.waitFor(1);
-    const card = request!.body as Record<string, unknown> & {
-      sections: { facts: { name: string; value: string }[] }[];
-    };
-    expect(card).toMatchObject({
-      '@type': 'MessageCard',
-      '@context': 'https://schema.org/extensions',
-      summary: failure.title,
-      title: failure.title,
-      text: failure.message,
-    });
-    expect(card.sections[0]!.facts).toEqual(
-      expect.arrayContaining([
-        { name: 'App', value: 'Checkout' },
-        { name: 'Failing specs', value: 'cart.cy.ts, pay.cy.ts' },
-        { name: 'Last commit by', value: 'Grace Hopper' },
-      ]),
-    );
+  it('teams: an Adaptive Card a Teams workflow posts, with title, message and the E2E facts and specs', async () => {
+    const teams = await startFakeWebhookReceiver({ protocol: 'teams-workflow' });
+    try {
+      const id = await addWebhook({ kind: 'teams', url: teams.url });
+      await notify(failure);
+      const [request] = await teams.waitFor(1);
+      expect(request!.problems).toEqual([]);
+      const [attachment] = (
+        request!.body as { attachments: { content: { body: Record<string, unknown>[] } }[] }
+      ).attachments;
+      const body = attachment!.content.body;
+      expect(body.slice(0, 3)).toEqual([
+        {
+          type: 'TextBlock',
+          text: failure.title,
+          wrap: true,
+          weight: 'bolder',
+          size: 'medium',
+          color: 'attention',
+        },
+        { type: 'TextBlock', text: failure.message, wrap: true },
+        {
+          type: 'FactSet',
+          facts: [
+            { title: 'App', value: 'Checkout' },
+            { title: 'Run', value: '#812' },
+            { title: 'Last commit by', value: 'Grace Hopper' },
+          ],
+        },
+      ]);
+      expect(body.slice(3)).toEqual([
+        { type: 'TextBlock', text: 'Failing specs (2)', wrap: true, weight: 'bolder' },
+        { type: 'TextBlock', text: 'cart.cy.ts', wrap: true },
+        { type: 'TextBlock', text: 'pay.cy.ts', wrap: true },
+      ]);
+      // Workflows answer 202 Accepted: the delivery counts as made.
+      await expect.poll(async () => (await webhook(id)).lastStatus).toBe(202);
+      expect(await webhook(id)).toMatchObject({ lastError: null });
+    } finally {
+      await teams.close();
+    }
   });
 
   it('only types a webhook subscribed to are delivered to it', async () => {

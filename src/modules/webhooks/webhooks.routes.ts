@@ -13,6 +13,7 @@ import {
   WebhookResponse,
 } from './webhooks.schema.js';
 import type { WebhooksService } from './webhooks.service.js';
+import { READ_ACCESS } from '../../http/auth/route-access.js';
 
 const tags = ['Webhooks'];
 
@@ -23,6 +24,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ service: WebhooksServic
   app.get(
     '/webhooks',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'List webhooks (URLs masked, secrets never returned)',
@@ -40,6 +42,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ service: WebhooksServic
   app.get(
     '/webhooks/:id',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'One webhook',
@@ -114,6 +117,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ service: WebhooksServic
   app.get(
     '/webhooks/:id/deliveries',
     {
+      config: { access: READ_ACCESS },
       schema: {
         tags,
         summary: 'The last 50 delivery attempts of a webhook, newest first',

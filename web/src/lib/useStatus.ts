@@ -6,7 +6,10 @@ export type IntegrationName = keyof ServiceStatus['integrations'];
 
 /** What each integration is for, in the words a person setting up the service needs. */
 export const INTEGRATIONS: Record<IntegrationName, { label: string; purpose: string }> = {
-  cypress: { label: 'Test results (Cypress)', purpose: 'the daily E2E report and its trend' },
+  cypress: {
+    label: 'Test results (Cypress)',
+    purpose: 'the daily E2E report of the applications that upload no results',
+  },
   github: { label: 'GitHub', purpose: 'pull request titles, states and ages' },
   jira: { label: 'Tracker (Jira)', purpose: 'the Tickets page and manual-testing reminders' },
   circleci: { label: 'CircleCI', purpose: 'the "Run E2E" button and scheduled runs' },

@@ -14,7 +14,15 @@ import { useAsync } from '../lib/useAsync';
 import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useShell } from '../shell';
 import { AppForm } from './AppForm';
-import { LastManualRunCell, LastResultCell, UNFINISHED, useLatestReport } from './AppRunCells';
+import {
+  CiRunsTodayCell,
+  LastManualRunCell,
+  LastResultCell,
+  UNFINISHED,
+  useLatestReport,
+  useRunsToday,
+} from './AppRunCells';
+import { IfCanChange } from '../lib/access';
 
 const RUN_POLL_MS = 5000;
 
@@ -58,6 +66,7 @@ export function ApplicationsPage() {
   const [rowError, setRowError] = useState<{ appId: number; error: unknown }>();
   const followed = useFollowedRuns(client, apps.reload);
   const latestReport = useLatestReport();
+  const runsToday = useRunsToday();
 
   const replace = (app: Application) =>
     apps.setData((list) => {
@@ -84,6 +93,7 @@ export function ApplicationsPage() {
       followed.track(run);
       notify(`E2E run started for ${app.name}.`);
       apps.reload();
+      runsToday.reload();
     } catch (error) {
       setRowError({ appId: app.id, error });
     } finally {
@@ -107,9 +117,11 @@ export function ApplicationsPage() {
         <h1 id="page-title" tabIndex={-1}>
           Applications
         </h1>
-        <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
-          Add application
-        </button>
+        <IfCanChange>
+          <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+            Add application
+          </button>
+        </IfCanChange>
       </div>
       {apps.loading && !apps.data && <Spinner />}
       <ErrorMessage error={apps.error} onRetry={apps.reload} />
@@ -127,6 +139,7 @@ export function ApplicationsPage() {
             'Last E2E result',
             'Last manual run',
             'Runs today',
+            'Manual runs today',
             <span className="sr-only">Actions</span>,
           ]}
         >
@@ -157,17 +170,19 @@ export function ApplicationsPage() {
                   )}
                 </th>
                 <td data-label="Watching">
-                  <button
-                    type="button"
-                    role="switch"
-                    aria-checked={app.watching}
-                    aria-label={`Watching ${app.name}`}
-                    className="switch"
-                    onClick={() => void toggleWatching(app)}
-                  >
-                    <span className="switch-track" aria-hidden="true" />
-                    <span className="switch-text">{app.watching ? 'On' : 'Off'}</span>
-                  </button>
+                  <IfCanChange fallback={app.watching ? 'On' : 'Off'}>
+                    <button
+                      type="button"
+                      role="switch"
+                      aria-checked={app.watching}
+                      aria-label={`Watching ${app.name}`}
+                      className="switch"
+                      onClick={() => void toggleWatching(app)}
+                    >
+                      <span className="switch-track" aria-hidden="true" />
+                      <span className="switch-text">{app.watching ? 'On' : 'Off'}</span>
+                    </button>
+                  </IfCanChange>
                 </td>
                 <td data-label="Last E2E result">
                   <LastResultCell appId={app.id} report={latestReport.data} />
@@ -175,31 +190,38 @@ export function ApplicationsPage() {
                 <td data-label="Last manual run">
                   <LastManualRunCell app={app} followed={followed.runs[app.id]} />
                 </td>
-                <td data-label="Runs today">{app.e2eRunsQuantity}</td>
+                <td data-label="Runs today">
+                  <CiRunsTodayCell runs={runsToday.data?.get(app.id)} />
+                </td>
+                <td data-label="Manual runs today">
+                  {runsToday.data?.get(app.id)?.manualRuns ?? app.e2eRunsQuantity}
+                </td>
                 <td className="actions-cell">
-                  <div className="actions">
-                    {triggerOn && (
+                  <IfCanChange>
+                    <div className="actions">
+                      {triggerOn && (
+                        <button
+                          type="button"
+                          className="button button-small"
+                          onClick={() => void runNow(app)}
+                          disabled={starting === app.id}
+                        >
+                          {starting === app.id ? 'Starting…' : 'Run E2E'}
+                          <span className="sr-only"> for {app.name}</span>
+                        </button>
+                      )}
+                      <button type="button" className="button button-small" onClick={() => setEditing(app)}>
+                        Edit<span className="sr-only"> {app.name}</span>
+                      </button>
                       <button
                         type="button"
-                        className="button button-small"
-                        onClick={() => void runNow(app)}
-                        disabled={starting === app.id}
+                        className="button button-small button-danger-ghost"
+                        onClick={() => deletion.ask(app)}
                       >
-                        {starting === app.id ? 'Starting…' : 'Run E2E'}
-                        <span className="sr-only"> for {app.name}</span>
+                        Delete<span className="sr-only"> {app.name}</span>
                       </button>
-                    )}
-                    <button type="button" className="button button-small" onClick={() => setEditing(app)}>
-                      Edit<span className="sr-only"> {app.name}</span>
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-small button-danger-ghost"
-                      onClick={() => deletion.ask(app)}
-                    >
-                      Delete<span className="sr-only"> {app.name}</span>
-                    </button>
-                  </div>
+                    </div>
+                  </IfCanChange>
                 </td>
               </tr>
             );

@@ -4,6 +4,7 @@ import { StatusBadge } from '../components/ui';
 import type { NotificationLink } from '../lib/notifications';
 import { Link } from '../lib/router';
 import { formatDateTime, fromNow } from '../lib/time';
+import { IfCanChange } from '../lib/access';
 
 export const TYPE_LABELS: Record<NotificationType, string> = {
   e2e_failure: 'E2E failure',
@@ -68,16 +69,18 @@ export function NotificationItem({
           </span>
         )}
       </div>
-      <div className="actions">
-        {!item.isRead && (
-          <button type="button" className="button button-small" onClick={onMarkRead}>
-            Mark read<span className="sr-only">: {item.title}</span>
+      <IfCanChange>
+        <div className="actions">
+          {!item.isRead && (
+            <button type="button" className="button button-small" onClick={onMarkRead}>
+              Mark read<span className="sr-only">: {item.title}</span>
+            </button>
+          )}
+          <button type="button" className="button button-small button-danger-ghost" onClick={onRemove}>
+            Delete<span className="sr-only">: {item.title}</span>
           </button>
-        )}
-        <button type="button" className="button button-small button-danger-ghost" onClick={onRemove}>
-          Delete<span className="sr-only">: {item.title}</span>
-        </button>
-      </div>
+        </div>
+      </IfCanChange>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { usePageTitle, useQueryParam } from '../lib/router';
 import { useAsync } from '../lib/useAsync';
 import { useShell } from '../shell';
 import { NotificationItem, TYPE_LABELS } from './NotificationItem';
+import { IfCanChange } from '../lib/access';
 
 const NOTIFICATION_TYPES = Object.keys(TYPE_LABELS) as NotificationType[];
 const READ_FILTERS = ['', 'false', 'true'];
@@ -134,14 +135,16 @@ export function NotificationsPage() {
             <option value="false">Unread only</option>
             <option value="true">Read only</option>
           </SelectField>
-          <button
-            type="button"
-            className="button"
-            onClick={() => void markAllRead()}
-            disabled={markingAll || !unreadShown}
-          >
-            {markingAll ? 'Marking…' : type ? `Mark all ${TYPE_LABELS[type]} read` : 'Mark all read'}
-          </button>
+          <IfCanChange>
+            <button
+              type="button"
+              className="button"
+              onClick={() => void markAllRead()}
+              disabled={markingAll || !unreadShown}
+            >
+              {markingAll ? 'Marking…' : type ? `Mark all ${TYPE_LABELS[type]} read` : 'Mark all read'}
+            </button>
+          </IfCanChange>
         </div>
       </div>
       {list.loading && !list.data && <Spinner />}

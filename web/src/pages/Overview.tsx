@@ -16,6 +16,7 @@ import { rateTone, usePeriod, useTrends } from './overview/useTrends';
 import './overview/overview.css';
 import { ReportProgress } from './ReportProgress';
 import { useReport } from './useReport';
+import { IfCanChange } from '../lib/access';
 
 // The chart library is fetched after the figures, so it does not hold back the first paint.
 const TrendChart = lazy(() => import('./TrendChart').then((m) => ({ default: m.TrendChart })));
@@ -66,9 +67,11 @@ function OverviewReport({ date, days }: { date: string; days: number }) {
     <>
       <div className="report-actions">
         <ReportProgress view={view} date={date} onRetry={reload} onRegenerate={regenerate} />
-        <button type="button" className="button" onClick={regenerate} disabled={busy}>
-          Regenerate
-        </button>
+        <IfCanChange>
+          <button type="button" className="button" onClick={regenerate} disabled={busy}>
+            Regenerate
+          </button>
+        </IfCanChange>
       </div>
       {view.phase === 'loading' && <Spinner label="Loading report…" />}
       {report && (

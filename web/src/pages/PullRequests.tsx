@@ -26,10 +26,12 @@ import { useAsync } from '../lib/useAsync';
 import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useSubmit } from '../lib/useSubmit';
 import { useShell } from '../shell';
+import { IfCanChange, useCanChange } from '../lib/access';
 
 function AddForm({ onAdded }: { onAdded: (pr: PullRequest) => void }) {
   const [url, setUrl] = useState('');
   const client = useClient();
+  const canChange = useCanChange();
   const { busy, error, onSubmit } = useSubmit(async () => {
     onAdded((await client.pullRequests.create({ url: url.trim() })).data);
     setUrl('');
@@ -39,6 +41,7 @@ function AddForm({ onAdded }: { onAdded: (pr: PullRequest) => void }) {
     status === 400 || status === 409
       ? (fieldMessage(error, 'url', 'Pull request URL') ?? errorMessage(error))
       : undefined;
+  if (!canChange) return null;
   return (
     <form className="panel inline-form" onSubmit={onSubmit} noValidate>
       <TextField
@@ -223,13 +226,15 @@ export function PullRequestsPage() {
                   <button type="button" className="button button-small" onClick={() => setOpen(pr)}>
                     Details<span className="sr-only"> of {pr.title}</span>
                   </button>
-                  <button
-                    type="button"
-                    className="button button-small button-danger-ghost"
-                    onClick={() => removal.ask(pr)}
-                  >
-                    Remove<span className="sr-only"> {pr.title}</span>
-                  </button>
+                  <IfCanChange>
+                    <button
+                      type="button"
+                      className="button button-small button-danger-ghost"
+                      onClick={() => removal.ask(pr)}
+                    >
+                      Remove<span className="sr-only"> {pr.title}</span>
+                    </button>
+                  </IfCanChange>
                 </div>
               </li>
             );

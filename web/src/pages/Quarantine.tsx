@@ -8,6 +8,7 @@ import { useAsync } from '../lib/useAsync';
 import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useShell } from '../shell';
 import { appReportPath } from './insight/links';
+import { useCanChange } from '../lib/access';
 
 const LIFTED_BECAUSE: Record<string, string> = {
   manual: 'Lifted by hand',
@@ -41,6 +42,7 @@ function QuarantineTable({
   onLift?: (item: Quarantine) => void;
 }) {
   const today = todayUtc();
+  const canLift = useCanChange() && onLift !== undefined;
   return (
     <div className="table-wrap">
       <table className="table responsive">
@@ -52,7 +54,7 @@ function QuarantineTable({
             <th scope="col">Reason</th>
             <th scope="col">Ticket</th>
             <th scope="col">{onLift ? 'Expires' : 'Lifted'}</th>
-            {onLift && (
+            {canLift && (
               <th scope="col">
                 <span className="sr-only">Actions</span>
               </th>
@@ -80,7 +82,7 @@ function QuarantineTable({
                   <span className="muted small">{formatDateTime(item.liftedAt)}</span>
                 </td>
               )}
-              {onLift && (
+              {canLift && onLift && (
                 <td className="actions-cell">
                   <div className="actions">
                     <button

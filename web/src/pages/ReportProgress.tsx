@@ -4,6 +4,7 @@ import { ErrorMessage } from '../components/ui';
 import { useConnection } from '../lib/connection';
 import { formatDate } from '../lib/time';
 import type { ReportView } from './useReport';
+import { IfCanChange } from '../lib/access';
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -84,6 +85,32 @@ export function AttemptDetails({ summary }: { summary: ReportSummary }) {
 }
 
 /**
+ * When the figures on screen were generated, and whether a newer version is on its way. The line is
+ * always there while a report is shown, so its change of wording moves nothing on the page.
+ */
+export function FreshnessLine({
+  generatedAt: at,
+  newer,
+}: {
+  generatedAt: string | null | undefined;
+  newer: ReportSummary | undefined;
+}) {
+  return (
+    <p className="muted small report-freshness" aria-live="polite" data-testid="report-freshness">
+      {newer ? (
+        <>
+          Generated at {clockTime(at)}. A newer report is being generated
+          {newer.queuedAt ? ` (requested at ${clockTime(newer.queuedAt)})` : ''}; it replaces these figures
+          when it is ready.
+        </>
+      ) : (
+        <>Up to date as of {clockTime(at)}; a newer report shows up here by itself.</>
+      )}
+    </p>
+  );
+}
+
+/**
  * The state of the report above its figures: generation in progress with its attempts, a failed
  * generation (and which report is shown instead), or a request error. The figures themselves stay
  * below, dimmed, when there are any.
@@ -148,9 +175,11 @@ export function ReportProgress({
           )}
           <AttemptDetails summary={summary} />
         </span>
-        <button type="button" className="button button-small" onClick={onRegenerate}>
-          Try again
-        </button>
+        <IfCanChange>
+          <button type="button" className="button button-small" onClick={onRegenerate}>
+            Try again
+          </button>
+        </IfCanChange>
       </div>
     );
   }
@@ -165,11 +194,7 @@ export function ReportProgress({
         </p>
       );
     }
-    return (
-      <p className="muted small report-freshness" aria-live="polite">
-        Up to date as of {clockTime(at)}; a newer report shows up here by itself.
-      </p>
-    );
+    return <FreshnessLine generatedAt={at} newer={view.newer} />;
   }
   return null;
 }

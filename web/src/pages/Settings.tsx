@@ -9,6 +9,8 @@ import { formatDateTime, fromNow } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
 import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useShell } from '../shell';
+import { IfCanChange, useAccess } from '../lib/access';
+import { ApiKeysSection } from './SettingsApiKeys';
 import { DeliveriesList } from './SettingsDeliveries';
 import { KIND_LABELS, TYPE_LABELS, WebhookForm } from './SettingsWebhookForm';
 
@@ -29,9 +31,10 @@ function LastDelivery({ webhook }: { webhook: Webhook }) {
   );
 }
 
-/** Settings: for now the webhooks that carry notifications to Slack, Teams and other systems. */
+/** Settings: the webhooks that carry notifications to Slack, Teams and other systems; API keys (admin). */
 export function SettingsPage() {
   usePageTitle('Settings');
+  const { isAdmin } = useAccess();
   const client = useClient();
   const { notify } = useShell();
   const webhooks = useAsync(async () => (await client.webhooks.list({ limit: 100 })).data, [client]);
@@ -72,9 +75,11 @@ export function SettingsPage() {
       <section className="panel" aria-labelledby="webhooks-title">
         <div className="panel-header">
           <h2 id="webhooks-title">Webhooks</h2>
-          <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
-            Add webhook
-          </button>
+          <IfCanChange>
+            <button type="button" className="button button-primary" onClick={() => setEditing('new')}>
+              Add webhook
+            </button>
+          </IfCanChange>
         </div>
         <p className="muted">
           Post notifications to a Slack or Microsoft Teams channel, or as signed JSON to your own systems.
@@ -106,34 +111,39 @@ export function SettingsPage() {
                   </span>
                 </div>
                 <div className="actions">
-                  <button
-                    type="button"
-                    className="button button-small"
-                    disabled={testing === webhook.id}
-                    onClick={() => void sendTest(webhook)}
-                  >
-                    {testing === webhook.id ? 'Sending…' : 'Send test'}
-                    <span className="sr-only"> to {title(webhook)}</span>
-                  </button>
+                  <IfCanChange>
+                    <button
+                      type="button"
+                      className="button button-small"
+                      disabled={testing === webhook.id}
+                      onClick={() => void sendTest(webhook)}
+                    >
+                      {testing === webhook.id ? 'Sending…' : 'Send test'}
+                      <span className="sr-only"> to {title(webhook)}</span>
+                    </button>
+                  </IfCanChange>
                   <button type="button" className="button button-small" onClick={() => setHistory(webhook)}>
                     Deliveries<span className="sr-only"> of {title(webhook)}</span>
                   </button>
-                  <button type="button" className="button button-small" onClick={() => setEditing(webhook)}>
-                    Edit<span className="sr-only"> {title(webhook)}</span>
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-small button-danger-ghost"
-                    onClick={() => deletion.ask(webhook)}
-                  >
-                    Delete<span className="sr-only"> {title(webhook)}</span>
-                  </button>
+                  <IfCanChange>
+                    <button type="button" className="button button-small" onClick={() => setEditing(webhook)}>
+                      Edit<span className="sr-only"> {title(webhook)}</span>
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-small button-danger-ghost"
+                      onClick={() => deletion.ask(webhook)}
+                    >
+                      Delete<span className="sr-only"> {title(webhook)}</span>
+                    </button>
+                  </IfCanChange>
                 </div>
               </li>
             ))}
           </ul>
         )}
       </section>
+      {isAdmin && <ApiKeysSection />}
       <Dialog
         open={editing !== undefined}
         title={editing === 'new' ? 'Add webhook' : 'Edit webhook'}

@@ -7,7 +7,7 @@ import { Checkbox, ErrorMessage, SelectField, TextField } from '../components/ui
 
 export const KIND_LABELS: Record<WebhookKind, string> = {
   slack: 'Slack',
-  teams: 'Microsoft Teams',
+  teams: 'Microsoft Teams (Workflows)',
   generic: 'Generic JSON',
 };
 
@@ -31,7 +31,7 @@ const LABELS: Record<string, string> = {
 
 const URL_PLACEHOLDERS: Record<WebhookKind, string> = {
   slack: 'https://hooks.slack.com/services/…',
-  teams: 'https://…webhook.office.com/…',
+  teams: 'https://…logic.azure.com/workflows/…',
   generic: 'https://example.com/hooks/dashboard',
 };
 

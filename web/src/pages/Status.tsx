@@ -1,7 +1,6 @@
 import { DataTable } from '../components/DataTable';
 import { ErrorMessage, Spinner, StatusBadge } from '../components/ui';
 import { usePageTitle } from '../lib/router';
-import { formatDateTime, fromNow } from '../lib/time';
 import {
   INTEGRATIONS,
   type IntegrationName,
@@ -9,6 +8,7 @@ import {
   unconfigured,
   useServiceStatus,
 } from '../lib/useStatus';
+import { ResultSources, UploadsByApp, When } from './StatusSources';
 
 const JOB_LABELS: Record<string, string> = {
   'e2e-report': 'Daily E2E report',
@@ -16,15 +16,6 @@ const JOB_LABELS: Record<string, string> = {
   'manual-tickets-reminder': 'Manual testing reminder',
   'delete-completed-todos': 'Clear completed to-dos',
 };
-
-function When({ at }: { at: string | null }) {
-  if (!at) return <span className="muted">never</span>;
-  return (
-    <time dateTime={at} title={formatDateTime(at)}>
-      {fromNow(at)}
-    </time>
-  );
-}
 
 function Integrations({ status }: { status: ServiceStatus }) {
   return (
@@ -146,6 +137,20 @@ export function StatusPage() {
               </dd>
             </div>
           </dl>
+          <section className="panel" aria-labelledby="sources-title">
+            <div className="panel-header">
+              <h2 id="sources-title">Results sources</h2>
+            </div>
+            <ResultSources status={status.data} />
+          </section>
+          {status.data.resultSources.uploads.apps.length > 0 && (
+            <section className="panel" aria-labelledby="uploads-title">
+              <div className="panel-header">
+                <h2 id="uploads-title">Uploads by application</h2>
+              </div>
+              <UploadsByApp apps={status.data.resultSources.uploads.apps} />
+            </section>
+          )}
           <section className="panel" aria-labelledby="integrations-title">
             <div className="panel-header">
               <h2 id="integrations-title">Integrations</h2>

@@ -11,6 +11,7 @@ import { useAsync } from '../lib/useAsync';
 import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useShell } from '../shell';
 import { TodoForm } from './TodoForm';
+import { IfCanChange, useCanChange } from '../lib/access';
 
 /** Due dates are days: a to-do is overdue from the day after its due date (UTC, as the API stores it). */
 function dueState(todo: Todo, today: string): 'overdue' | 'today' | undefined {
@@ -28,6 +29,7 @@ export function TodosPage() {
   const [completedParam, setCompletedParam] = useQueryParam('completed', 'shown');
   const showCompleted = completedParam !== 'hidden';
   const [editing, setEditing] = useState<Todo>();
+  const canChange = useCanChange();
   const [rowError, setRowError] = useState<{ id: number; error: unknown }>();
   const today = todayUtc();
 
@@ -78,22 +80,24 @@ export function TodosPage() {
           {open.length} open{overdue > 0 && <strong className="text-bad"> · {overdue} overdue</strong>}
         </p>
       </div>
-      <section className="panel" aria-label="Add a to-do">
-        <TodoForm
-          compact
-          onSaved={(todo) => {
-            todos.reload();
-            notify(`Added “${decodeEntities(todo.title)}”.`);
-          }}
-        />
-      </section>
+      <IfCanChange>
+        <section className="panel" aria-label="Add a to-do">
+          <TodoForm
+            compact
+            onSaved={(todo) => {
+              todos.reload();
+              notify(`Added “${decodeEntities(todo.title)}”.`);
+            }}
+          />
+        </section>
+      </IfCanChange>
       <div className="toolbar">
         <Checkbox
           label="Show completed"
           checked={showCompleted}
           onChange={(e) => setCompletedParam(e.target.checked ? 'shown' : 'hidden')}
         />
-        {all.some((t) => t.isCompleted) && (
+        {canChange && all.some((t) => t.isCompleted) && (
           <button type="button" className="button button-small" onClick={() => void clearCompleted()}>
             Clear completed
           </button>
@@ -119,6 +123,7 @@ export function TodosPage() {
                   className="todo-check"
                   checked={todo.isCompleted}
                   onChange={() => void toggle(todo)}
+                  disabled={!canChange}
                   aria-label={`Completed: ${title}`}
                 />
                 <div className="list-main">
@@ -154,18 +159,20 @@ export function TodosPage() {
                     </span>
                   )}
                 </div>
-                <div className="actions">
-                  <button type="button" className="button button-small" onClick={() => setEditing(todo)}>
-                    Edit<span className="sr-only"> {title}</span>
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-small button-danger-ghost"
-                    onClick={() => deletion.ask(todo)}
-                  >
-                    Delete<span className="sr-only"> {title}</span>
-                  </button>
-                </div>
+                <IfCanChange>
+                  <div className="actions">
+                    <button type="button" className="button button-small" onClick={() => setEditing(todo)}>
+                      Edit<span className="sr-only"> {title}</span>
+                    </button>
+                    <button
+                      type="button"
+                      className="button button-small button-danger-ghost"
+                      onClick={() => deletion.ask(todo)}
+                    >
+                      Delete<span className="sr-only"> {title}</span>
+                    </button>
+                  </div>
+                </IfCanChange>
               </li>
             );
           })}

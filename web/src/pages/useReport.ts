@@ -2,11 +2,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { DashboardClient, ReportRun, ReportSummary } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { useOnReconnect } from '../lib/connection';
+import { summaryVersion, useSummaryWatch } from '../lib/freshness';
 
 /** Polls while the report is pending: quickly at first, then every few seconds. */
 const pollDelay = (attempt: number) => (attempt < 10 ? 1500 : 5000);
-/** While a ready report is open, how often to look for a newer one (a 304 when nothing changed). */
-export const FRESHNESS_POLL_MS = 30_000;
 
 /**
  * What the Overview shows for one date. `shown` is the last ready report of that date: the one the
@@ -24,7 +23,13 @@ export type ReportView =
       message?: string | undefined;
       shown: ReportRun | undefined;
     }
-  | { phase: 'ready'; shown: ReportRun; updatedAt: number }
+  | {
+      phase: 'ready';
+      shown: ReportRun;
+      updatedAt: number;
+      /** A regeneration started elsewhere (an upload, the daily job, another user); the figures stay. */
+      newer?: ReportSummary | undefined;
+    }
   | { phase: 'failed'; summary: ReportSummary; cause: string | undefined; shown: ReportRun | undefined }
   | { phase: 'error'; error: unknown; shown: ReportRun | undefined };
 
@@ -45,18 +50,6 @@ async function failureCause(client: DashboardClient, date: string): Promise<stri
   } catch {
     return undefined;
   }
-}
-
-/** A signature of what the page shows, to tell a new report from the same one answered again. */
-function signature(report: ReportRun): string {
-  const { summary } = report;
-  return [
-    summary.status,
-    summary.updatedAt,
-    summary.totalRuns,
-    summary.failedRuns,
-    report.details?.length,
-  ].join('|');
 }
 
 export function useReport(date: string) {
@@ -119,39 +112,60 @@ export function useReport(date: string) {
     };
   }, [start]);
 
-  // While a ready report is open, notice a newer one: quietly on a timer and when the tab regains focus.
+  // Back from a lost connection: a load that failed starts again (a shown report is checked by the watch).
   const phase = view.phase;
   const phaseRef = useRef(phase);
   phaseRef.current = phase;
-  // Back from a lost connection: a load that failed starts again; a ready report is checked.
   useOnReconnect(
     useCallback(() => {
       if (phaseRef.current === 'error') start(false);
-      else if (phaseRef.current === 'ready') window.dispatchEvent(new Event('focus'));
     }, [start]),
   );
-  useEffect(() => {
-    if (phase !== 'ready') return;
-    const check = () => {
-      if (document.visibilityState !== 'visible') return;
-      const mine = generation.current;
-      client.reports
-        .run({ date })
-        .then((report) => {
-          if (mine !== generation.current || !lastReady.current) return;
-          if (signature(report) === signature(lastReady.current)) return;
-          // Someone regenerates, or a new report is ready: follow it like a load of our own.
+
+  /** A newer ready version: swapped in without a pending state, so nothing on the page moves or closes. */
+  const refresh = useCallback(() => {
+    const mine = generation.current;
+    client.reports
+      .run({ date })
+      .then((report) => {
+        if (mine !== generation.current) return;
+        if (report.summary.status === 'ready') {
+          lastReady.current = report;
+          setView({ phase: 'ready', shown: report, updatedAt: Date.now() });
+        } else if (report.summary.status === 'failed') {
           start(false);
-        })
-        .catch(() => undefined);
-    };
-    const interval = window.setInterval(check, FRESHNESS_POLL_MS);
-    window.addEventListener('focus', check);
-    return () => {
-      window.clearInterval(interval);
-      window.removeEventListener('focus', check);
-    };
-  }, [phase, client, date, start]);
+        }
+        // Pending again already: the watch sees it and says so.
+      })
+      .catch(() => undefined);
+  }, [client, date, start]);
+
+  // While a ready or failed report is open, its summary is watched for a newer version.
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  useSummaryWatch(
+    date,
+    phase === 'ready' || phase === 'failed',
+    view.phase === 'ready' && view.newer !== undefined,
+    (summary) => {
+      const current = viewRef.current;
+      if (current.phase === 'failed') {
+        if (summaryVersion(summary) !== summaryVersion(current.summary)) start(false);
+        return;
+      }
+      if (current.phase !== 'ready') return;
+      if (summary.status === 'pending') {
+        if (summaryVersion(summary) !== summaryVersion(current.newer))
+          setView({ ...current, newer: summary });
+        return;
+      }
+      if (summaryVersion(summary) === summaryVersion(current.shown.summary)) {
+        if (current.newer) setView({ ...current, newer: undefined });
+        return;
+      }
+      refresh();
+    },
+  );
 
   return { view, reload: () => start(false), regenerate: () => start(true) };
 }

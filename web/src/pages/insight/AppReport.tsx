@@ -1,11 +1,12 @@
-import { useEffect } from 'react';
-import type { DashboardClient, SpecStat } from '../../../../src/client/index.js';
+import { useEffect, useState } from 'react';
+import type { DashboardClient, ReportSummary, SpecStat } from '../../../../src/client/index.js';
 import { useClient } from '../../api/client';
 import { EmptyState, ErrorMessage, Spinner, StatusBadge } from '../../components/ui';
 import { Link } from '../../lib/router';
 import { formatDate, formatDateTime, formatPercent, fromNow } from '../../lib/time';
+import { summaryVersion, useSummaryWatch } from '../../lib/freshness';
 import { useAsync } from '../../lib/useAsync';
-import { AttemptDetails, attemptLine, clockTime, shortReason } from '../ReportProgress';
+import { AttemptDetails, attemptLine, clockTime, FreshnessLine, shortReason } from '../ReportProgress';
 import { AppTrend } from './AppTrend';
 import { FailingSpecActions, type FailingSpecContext, KnownFailuresTable } from './FailingSpecActions';
 import { FailureGroups } from './FailureGroups';
@@ -69,6 +70,34 @@ function Section({
 }
 
 /**
+ * Watches the summary of the date while a report is shown: a regeneration started elsewhere is
+ * announced (the figures stay), and a newer ready or failed version is loaded in place. The load
+ * keeps the data on screen until the answer replaces it, so scroll and open disclosures stay.
+ */
+function useNewerReport(
+  date: string,
+  data: Awaited<ReturnType<typeof loadAppReport>> | undefined,
+  reload: () => void,
+): ReportSummary | undefined {
+  const [newer, setNewer] = useState<ReportSummary>();
+  const current = data?.report.summary;
+  useSummaryWatch(
+    date,
+    current !== undefined && current.status !== 'pending',
+    newer !== undefined,
+    (summary) => {
+      if (summary.status === 'pending' && current?.status === 'ready') {
+        setNewer(summary);
+        return;
+      }
+      setNewer(undefined);
+      if (summaryVersion(summary) !== summaryVersion(current)) reload();
+    },
+  );
+  return newer;
+}
+
+/**
  * One application's specs in the report of a date; the page frame around it (heading, date field,
  * unknown application) is `AppReportPage`.
  */
@@ -86,6 +115,7 @@ export function AppReportBody({ appId, date, appName }: { appId: number; date: s
   }, [pending, state.reload, state.data]);
 
   const { data } = state;
+  const newer = useNewerReport(date, data, state.reload);
   const lists = specLists(data?.specs ?? []);
   const author = lastFailureAuthor(data?.specs ?? []);
   // Quarantined failures are shown apart: the failing list holds only the new ones.
@@ -135,6 +165,9 @@ export function AppReportBody({ appId, date, appName }: { appId: number; date: s
             <AttemptDetails summary={data.report.summary} />
           </span>
         </div>
+      )}
+      {data?.report.summary.status === 'ready' && (
+        <FreshnessLine generatedAt={data.report.summary.lastReadyAt} newer={newer} />
       )}
       {data?.shown && !data.detail && (
         <EmptyState title="This application has no runs in this report.">
@@ -205,7 +238,11 @@ export function AppReportBody({ appId, date, appName }: { appId: number; date: s
             />
           </Section>
           {data.shown?.summary.id !== undefined && (
-            <FailureGroups summaryId={data.shown.summary.id} appId={appId} />
+            <FailureGroups
+              summaryId={data.shown.summary.id}
+              appId={appId}
+              version={data.shown.summary.updatedAt}
+            />
           )}
           {knownFailing.length > 0 && (
             <Section id="known-failures" title="Known failures" count={knownFailing.length} empty="">
@@ -228,7 +265,7 @@ export function AppReportBody({ appId, date, appName }: { appId: number; date: s
           >
             <SpecTable caption="Slowest specs by average duration" specs={lists.slowest} columns="slow" />
           </Section>
-          <AppTrend appId={appId} />
+          <AppTrend appId={appId} version={data.shown?.summary.updatedAt} />
         </>
       )}
     </>

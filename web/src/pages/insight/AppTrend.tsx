@@ -7,9 +7,10 @@ import { withRuns } from '../trends';
 import { AppTrendChart } from './AppTrendChart';
 
 /** The application's daily success rate over the last 14 days, with an axis and each day's value. */
-export function AppTrend({ appId }: { appId: number }) {
+export function AppTrend({ appId, version }: { appId: number; version: string | undefined }) {
   const client = useClient();
-  const trend = useAsync(async () => (await client.reports.trends(14)).data, [client]);
+  // Asked again for each version of the report on screen, so today's point follows it.
+  const trend = useAsync(async () => (await client.reports.trends(14)).data, [client, version]);
   const points = withRuns(trend.data?.apps.find((app) => app.appId === appId)?.points ?? []);
   const dates = trend.data ? periodDates(trend.data) : [];
   return (

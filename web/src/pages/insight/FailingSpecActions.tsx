@@ -8,6 +8,7 @@ import { formatDateTime, fromLocalInput } from '../../lib/time';
 import { useSubmit } from '../../lib/useSubmit';
 import { useShell } from '../../shell';
 import { appReportPath } from './links';
+import { useCanChange } from '../../lib/access';
 
 /** What the two actions need to know about the failing spec they act on. */
 export interface FailingSpecContext {
@@ -166,8 +167,10 @@ export function FailingSpecActions({
   onQuarantined: () => void;
 }) {
   const [open, setOpen] = useState<'quarantine' | 'todo'>();
+  const canChange = useCanChange();
   const close = () => setOpen(undefined);
   const name = context.spec.spec;
+  if (!canChange) return null;
   return (
     <div className="actions">
       {!context.spec.quarantine && (

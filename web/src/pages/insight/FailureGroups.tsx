@@ -6,11 +6,20 @@ import { useAsync } from '../../lib/useAsync';
 import './why.css';
 
 /** "Failures by cause": the failed tests of the uploaded runs grouped by their first error line. */
-export function FailureGroups({ summaryId, appId }: { summaryId: number; appId: number }) {
+export function FailureGroups({
+  summaryId,
+  appId,
+  version,
+}: {
+  summaryId: number;
+  appId: number;
+  /** Changes with each version of the report (a regeneration keeps the summary id). */
+  version: string | undefined;
+}) {
   const client = useClient();
   const state = useAsync(
     () => client.reports.failureGroups(summaryId, appId).then((body) => body.data),
-    [client, summaryId, appId],
+    [client, summaryId, appId, version],
   );
   const groups: FailureGroup[] = state.data ?? [];
   return (

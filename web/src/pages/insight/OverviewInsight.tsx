@@ -108,9 +108,11 @@ export function OverviewInsight({ report }: { report: ReportRun }) {
   const client = useClient();
   const date = report.summary.date;
   const ready = report.summary.status === 'ready';
+  // A newer version of the day's report is compared again; the last comparison stays until then.
+  const version = report.summary.updatedAt;
   const changes = useAsync(
     async () => (ready ? (await client.reports.changes(date)).data : undefined),
-    [client, date, ready],
+    [client, date, ready, version],
   );
   return (
     <>

@@ -1,13 +1,44 @@
 import { useState } from 'react';
 import type { Suspects } from '../../../../src/client/index.js';
 import { useClient } from '../../api/client';
+import { errorMessage, errorStatus } from '../../api/errors';
 import { ErrorMessage, Spinner } from '../../components/ui';
+import { Link } from '../../lib/router';
 
 type Load =
   | { state: 'idle' }
   | { state: 'loading' }
   | { state: 'done'; data: Suspects }
   | { state: 'error'; error: unknown };
+
+/**
+ * The refusals of the suspects endpoint that are ordinary states of a spec, not failures: a spec
+ * that never passed has nothing to compare with, an application without a repository has no
+ * commits to list. They read as a sentence; only real failures (GitHub down, the server) are errors.
+ */
+function NoSuspects({ error, date }: { error: unknown; date: string }) {
+  const status = errorStatus(error);
+  if (status === 422) {
+    return (
+      <p className="muted small suspects-none">
+        Suspects need the application&apos;s repository (a GitHub URL). Add it on the{' '}
+        <Link to="/apps">Applications</Link> page.
+      </p>
+    );
+  }
+  // The 404 reasons, in the service's words (docs: "the message says which").
+  const message = errorMessage(error);
+  const sentence = /no passing commit/i.test(message)
+    ? 'No passing run to compare with: this spec has not passed on a known commit before its failures in the 14 days of this report.'
+    : /is not failing/i.test(message)
+      ? 'This spec is not failing in this report, so there is no failure to explain.'
+      : /no ready report/i.test(message)
+        ? `There is no ready report for ${date} yet.`
+        : message;
+  return <p className="muted small suspects-none">{sentence}</p>;
+}
+
+const isOrdinaryRefusal = (error: unknown) => [404, 422].includes(errorStatus(error) ?? 0);
 
 /** "Suspects": the commits between the spec's last pass and its streak, asked for when opened. */
 export function SpecSuspects({ appId, spec, date }: { appId: number; spec: string; date: string }) {
@@ -29,7 +60,12 @@ export function SpecSuspects({ appId, spec, date }: { appId: number; spec: strin
     >
       <summary>Suspects</summary>
       {load.state === 'loading' && <Spinner label="Asking GitHub for the commits…" />}
-      {load.state === 'error' && <ErrorMessage error={load.error} onRetry={fetchSuspects} />}
+      {load.state === 'error' &&
+        (isOrdinaryRefusal(load.error) ? (
+          <NoSuspects error={load.error} date={date} />
+        ) : (
+          <ErrorMessage error={load.error} onRetry={fetchSuspects} />
+        ))}
       {load.state === 'done' && load.data.commits.length === 0 && (
         <p className="muted small">No commit between the last pass and the failure.</p>
       )}
