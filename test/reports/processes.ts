@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/db/database.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 import { freePort } from '../support/free-port.js';
 import { postgresAvailable } from '../support/services.js';
 import { eventually, sleep } from './report-harness.js';
@@ -21,11 +21,20 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | string | null>;
 }
 
+/**
+ * The `/api` rate limit of a spawned process unless a test sets its own. With Redis the limiter
+ * counts per address under one key that `REDIS_NAMESPACE` does not separate, so every process of
+ * every test file (and of any other run on the same Redis) calling from 127.0.0.1 would spend one
+ * shared budget of 600 a minute: a test that polls a report every 25 ms spends it alone in 15 s.
+ * The limiter's own behaviour is tested in `src/http/plumbing/rate-limit.test.ts`.
+ */
+const SPAWNED_RATE_LIMIT = { RATE_LIMIT_MAX: '0' };
+
 /** `dashboard serve --roles <roles>` as a child process (TypeScript sources through tsx). */
 export function spawnService(roles: string, env: Record<string, string>): ServiceProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--roles', roles], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'warn', ...SPAWNED_RATE_LIMIT, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
