@@ -5,24 +5,20 @@ import { defineConfig } from 'vitest/config';
 const EXCLUDE = ['**/node_modules/**', '**/dist/**'];
 
 /**
- * Suites that need the outside world: PostgreSQL or Redis as servers (outages included), several
- * processes, or long generated inputs (fuzz). `npm run test:integration`.
+ * The tiers are folders (docs/testing.md):
+ * - unit: tests beside the code (`src/`, `web/src/`) and `test/unit/`. No server at all: SQLite
+ *   in memory or in a temporary file, fakes on 127.0.0.1, no PostgreSQL, Redis, Chromium or
+ *   spawned service processes (`test/unit/tiers.test.ts` checks the imports).
+ * - integration: `test/integration/`, suites that need PostgreSQL or Redis (both-dialect suites
+ *   included), several processes, or long generated inputs.
+ * - browser: `test/browser/`, Chromium against the built web UI (`npm run build:web` first).
+ * `npm test` (`vitest run`) runs all three; `npm run test:<tier>` one.
  */
-const INTEGRATION = [
-  'test/scale-out/**/*.test.ts',
-  'test/reports/**/*.test.ts',
-  'test/fuzz/**/*.test.ts',
-  'test/status/**/*.test.ts',
-  'test/reliability/**/*.test.ts',
-  'test/caching/cross-process.test.ts',
-  'test/foundation/database-outage.test.ts',
-  'test/foundation/persistence.test.ts',
-  'test/foundation/lazy-loading.test.ts',
-  'src/broker/broker.contract.test.ts',
-];
-
-/** Chromium against the built web UI (`npm run build:web` first). `npm run test:browser`. */
-const BROWSER = ['test/browser/**/*.test.ts'];
+const TIERS = {
+  unit: ['src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}', 'test/unit/**/*.test.ts'],
+  integration: ['test/integration/**/*.test.ts'],
+  browser: ['test/browser/**/*.test.ts'],
+};
 
 export default defineConfig({
   test: {
@@ -30,18 +26,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],
-    // `npm test` (`vitest run`) runs all three; each script below names one.
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'unit',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-          exclude: [...EXCLUDE, ...INTEGRATION, ...BROWSER],
-        },
-      },
-      { extends: true, test: { name: 'integration', include: INTEGRATION, exclude: EXCLUDE } },
-      { extends: true, test: { name: 'browser', include: BROWSER, exclude: EXCLUDE } },
-    ],
+    projects: Object.entries(TIERS).map(([name, include]) => ({
+      extends: true,
+      test: { name, include, exclude: EXCLUDE },
+    })),
   },
 });

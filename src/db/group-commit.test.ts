@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../test/support/databases.js';
+import { openTestDatabase } from '../../test/support/test-database.js';
 import type { DatabaseHandle } from './database.js';
 
 describe('SQLite group commit', () => {

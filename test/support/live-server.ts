@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { type Dialect, openTestDatabase } from './databases.js';
+import { type Dialect, openTestDatabase } from './test-database.js';
 import { buildApiRole } from '../../src/roles/api.js';
 import { createTestContainer, type TestContainer, type TestContainerOptions } from './test-container.js';
 import { TEST_KEY, testConfig } from './test-app.js';

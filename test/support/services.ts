@@ -1,7 +1,8 @@
 import net from 'node:net';
 
-export const TEST_POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { TEST_POSTGRES_URL, TEST_REDIS_URL } from './service-urls.js';
+
+export { TEST_POSTGRES_URL, TEST_REDIS_URL };
 
 function answers(url: string, fallbackPort: number): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -18,6 +19,9 @@ function answers(url: string, fallbackPort: number): Promise<boolean> {
 }
 
 /**
+ * Importing this module probes both servers, so only the integration and browser tiers import it
+ * (test/unit/tiers.test.ts checks that the unit tier never does).
+ *
  * PostgreSQL and Redis suites are mandatory in CI (`CI` set): a missing server fails the run.
  * Locally they are skipped, loudly, when the server does not answer.
  */

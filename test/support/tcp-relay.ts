@@ -1,8 +1,8 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { migrateToLatest, openDatabase } from '../../src/db/database.js';
-import { createTestDatabase, type TestDatabase } from './databases.js';
-import { TEST_POSTGRES_URL } from './services.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { TEST_POSTGRES_URL } from './service-urls.js';
 
 /** A TCP relay (to PostgreSQL) that a test can cut, as a server restart does, and restore. */
 export async function startRelay(target: { host: string; port: number }, port = 0) {

@@ -2,7 +2,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import type { Redis } from 'ioredis';
 import { loadConfig, type Config } from '../../src/config/config.js';
 import type { DatabaseHandle } from '../../src/db/database.js';
-import { type Dialect, openTestDatabase } from './databases.js';
+import { type Dialect, openTestDatabase } from './test-database.js';
 import { buildTestApp } from './test-container.js';
 
 export const TEST_KEY = 'test-key-0123456789abcdefghijklmnopqrstuv';

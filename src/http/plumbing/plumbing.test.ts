@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../container.js';
 import { buildTestApp } from '../../../test/support/test-container.js';
-import { openTestDatabase } from '../../../test/support/databases.js';
+import { openTestDatabase } from '../../../test/support/test-database.js';
 import { captureLog } from '../../../test/support/log-capture.js';
 import { createTestApp, TEST_KEY, testConfig, type TestApp } from '../../../test/support/test-app.js';
 

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../container.js';
 import { captureLog } from '../../../test/support/log-capture.js';
-import { openTestDatabase } from '../../../test/support/databases.js';
+import { openTestDatabase } from '../../../test/support/test-database.js';
 import { testConfig } from '../../../test/support/test-app.js';
 import { buildTestApp } from '../../../test/support/test-container.js';
 import { deferredChildLogger, maskSecretQuery } from './request-logger.js';

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp } from '../../../test/support/test-container.js';
 import { createInProcessBroker } from '../../broker/in-process-broker.js';
-import { openTestDatabase } from '../../../test/support/databases.js';
+import { openTestDatabase } from '../../../test/support/test-database.js';
 import { testConfig } from '../../../test/support/test-app.js';
 import { createHealthCheck, runProbe, sharedProbe } from './health.check.js';
 import type { HealthAnswer } from './health.check.js';

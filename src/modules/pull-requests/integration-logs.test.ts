@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../../../test/support/databases.js';
+import { openTestDatabase } from '../../../test/support/test-database.js';
 import { TEST_KEY, testConfig } from '../../../test/support/test-app.js';
 import { buildApiRole } from '../../roles/api.js';
 import { createLogger } from '../../container.js';

@@ -8,7 +8,7 @@ import {
   sleep,
   specRow,
   startReportHarness,
-} from '../../../test/reports/report-harness.js';
+} from '../../../test/support/report-harness.js';
 
 const DATE = '2025-03-15';
 

@@ -6,7 +6,7 @@ import {
   type FakeWebhookReceiver,
   startFakeWebhookReceiver,
 } from '../../../test/fakes/fake-webhook-receiver.js';
-import { openTestDatabase } from '../../../test/support/databases.js';
+import { openTestDatabase } from '../../../test/support/test-database.js';
 import { captureLog } from '../../../test/support/log-capture.js';
 import { startLiveServer } from '../../../test/support/live-server.js';
 import { createTestApp, TEST_KEY, testConfig } from '../../../test/support/test-app.js';

@@ -3,7 +3,7 @@ import {
   type FakeWebhookReceiver,
   startFakeWebhookReceiver,
 } from '../../../test/fakes/fake-webhook-receiver.js';
-import { type ReportHarness, specRow, startReportHarness } from '../../../test/reports/report-harness.js';
+import { type ReportHarness, specRow, startReportHarness } from '../../../test/support/report-harness.js';
 
 /**
  * Notifications that no HTTP request creates: the report worker's `e2e_failure` (stored by the

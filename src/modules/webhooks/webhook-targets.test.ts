@@ -5,7 +5,7 @@ import {
   type FakeWebhookReceiver,
   startFakeWebhookReceiver,
 } from '../../../test/fakes/fake-webhook-receiver.js';
-import { openTestDatabase } from '../../../test/support/databases.js';
+import { openTestDatabase } from '../../../test/support/test-database.js';
 import { createTestApp, type TestApp, testConfig } from '../../../test/support/test-app.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

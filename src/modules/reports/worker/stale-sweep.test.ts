@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInProcessBroker } from '../../../broker/in-process-broker.js';
 import { createReportsRepository } from '../reports.repository.js';
-import { openTestDatabase } from '../../../../test/support/databases.js';
+import { openTestDatabase } from '../../../../test/support/test-database.js';
 import { createReportProcessor } from './report-processor.js';
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
