@@ -6,19 +6,13 @@ import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog';
 import { Checkbox, Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
 import { usePageTitle, useQueryParam } from '../lib/router';
 import { decodeEntities } from '../lib/text';
-import { formatDate, todayUtc } from '../lib/time';
+import { todayUtc } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
 import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useShell } from '../shell';
 import { TodoForm } from './TodoForm';
+import { dueState, TodoItem } from './TodoItem';
 import { IfCanChange, useCanChange } from '../lib/access';
-
-/** Due dates are days: a to-do is overdue from the day after its due date (UTC, as the API stores it). */
-function dueState(todo: Todo, today: string): 'overdue' | 'today' | undefined {
-  if (!todo.dueDate || todo.isCompleted) return undefined;
-  const day = todo.dueDate.slice(0, 10);
-  return day < today ? 'overdue' : day === today ? 'today' : undefined;
-}
 
 export function TodosPage() {
   usePageTitle('To-dos');
@@ -110,72 +104,18 @@ export function TodosPage() {
       )}
       {visible.length > 0 && (
         <ul className="list" aria-label="To-dos">
-          {visible.map((todo) => {
-            const title = decodeEntities(todo.title);
-            const due = dueState(todo, today);
-            return (
-              <li
-                key={todo.id}
-                className={`list-item todo ${todo.isCompleted ? 'todo-done' : ''} ${due ? `todo-${due}` : ''}`}
-              >
-                <input
-                  type="checkbox"
-                  className="todo-check"
-                  checked={todo.isCompleted}
-                  onChange={() => void toggle(todo)}
-                  disabled={!canChange}
-                  aria-label={`Completed: ${title}`}
-                />
-                <div className="list-main">
-                  <span className="todo-title">{title}</span>
-                  <span className="small block">
-                    {todo.dueDate && (
-                      <span
-                        className={
-                          due === 'overdue'
-                            ? 'text-bad strong'
-                            : due === 'today'
-                              ? 'text-warn strong'
-                              : 'muted'
-                        }
-                      >
-                        {due === 'overdue' ? 'Overdue · was due ' : due === 'today' ? 'Due today · ' : 'Due '}
-                        {formatDate(`${todo.dueDate.slice(0, 10)}T12:00:00Z`)}
-                      </span>
-                    )}
-                    {todo.link && (
-                      <>
-                        {todo.dueDate && ' · '}
-                        <a href={todo.link} target="_blank" rel="noopener noreferrer">
-                          {todo.link.replace(/^https?:\/\//, '').slice(0, 60)}
-                        </a>
-                      </>
-                    )}
-                  </span>
-                  {todo.description && <p className="todo-notes">{todo.description}</p>}
-                  {rowError?.id === todo.id && (
-                    <span className="field-error block" role="alert">
-                      {describeError(rowError.error)}
-                    </span>
-                  )}
-                </div>
-                <IfCanChange>
-                  <div className="actions">
-                    <button type="button" className="button button-small" onClick={() => setEditing(todo)}>
-                      Edit<span className="sr-only"> {title}</span>
-                    </button>
-                    <button
-                      type="button"
-                      className="button button-small button-danger-ghost"
-                      onClick={() => deletion.ask(todo)}
-                    >
-                      Delete<span className="sr-only"> {title}</span>
-                    </button>
-                  </div>
-                </IfCanChange>
-              </li>
-            );
-          })}
+          {visible.map((todo) => (
+            <TodoItem
+              key={todo.id}
+              todo={todo}
+              today={today}
+              canChange={canChange}
+              error={rowError?.id === todo.id ? rowError.error : undefined}
+              onToggle={() => void toggle(todo)}
+              onEdit={() => setEditing(todo)}
+              onDelete={() => deletion.ask(todo)}
+            />
+          ))}
         </ul>
       )}
       <Dialog open={editing !== undefined} title="Edit to-do" onClose={() => setEditing(undefined)}>
