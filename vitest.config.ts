@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Vitest's default exclude skips any folder named `cypress`, which would hide the tests of
@@ -20,9 +21,21 @@ const TIERS = {
   browser: ['test/browser/**/*.test.ts'],
 };
 
+/**
+ * Test files at once: one more than the cores. Vitest's default in a run is cores − 1, which on
+ * the 2-core CI machine ran every file one after another (1162 s of tests). Serially the suites
+ * kept about 40–50 % of a core busy (they wait on timers, sockets, child processes, Chromium), so
+ * three files at once fill two cores without starving the timing-bound ones; four at once on a
+ * loaded machine made 30 of them time out (docs/testing.md). Each file keeps its own process, as
+ * some suites change process-wide state (fake timers, environment). `--maxWorkers=N` overrides.
+ */
+const WORKERS = availableParallelism() + 1;
+
 export default defineConfig({
   test: {
     pool: 'forks',
+    maxWorkers: WORKERS,
+    minWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],

@@ -1,63 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../support/databases.js';
 import { createTestApp, type TestApp } from '../../../support/test-app.js';
-import { runStatusFromWorkflows } from '../../../../src/integrations/circleci/circleci-client.js';
-import { projectSlugFor } from '../../../../src/integrations/circleci/circleci-config.js';
 import { type FakeCircleCi, startFakeCircleCi } from '../../../fakes/fake-circleci.js';
-import { createInProcessBroker } from '../../../../src/broker/in-process-broker.js';
-import type { Config } from '../../../../src/config/config.js';
-import type { Db } from '../../../../src/db/database.js';
-import type { Log } from '../../../../src/shared/log.js';
-import { createIntegrations } from '../../../../src/integrations/integrations.js';
-import { createIntegrationStatus } from '../../../../src/modules/status/integration-status.js';
-import { createManualRunsModule } from '../../../../src/modules/manual-runs/manual-runs.module.js';
+import { manualRunsWith, quietLog } from '../../../support/manual-runs.js';
 
 const TOKEN = 'circle-secret-token-abcdef0123456789';
 const SLUG = 'github/acme/shop';
-const quietLog: Log = {
-  info: () => undefined,
-  warn: () => undefined,
-  error: () => undefined,
-  debug: () => undefined,
-};
-
-/** The manual-runs module as the container builds it; `claim` stands in for the broker's claimOnce. */
-function manualRunsWith(
-  config: Config,
-  db: Db,
-  log: Log = quietLog,
-  claim?: (key: string, ttlMs: number) => Promise<boolean>,
-) {
-  const broker = createInProcessBroker();
-  const { circleci } = createIntegrations(config, createIntegrationStatus(db), log);
-  return createManualRunsModule(
-    { config, db, log, broker: claim ? { ...broker, claimOnce: claim } : broker },
-    { circleci },
-  );
-}
-
-describe('CircleCI helpers', () => {
-  it('derives the run status from the workflows', () => {
-    expect(runStatusFromWorkflows([])).toBe('created');
-    expect(runStatusFromWorkflows([], 'errored')).toBe('failed');
-    expect(runStatusFromWorkflows(['success', 'running'])).toBe('running');
-    expect(runStatusFromWorkflows(['success', 'on_hold'])).toBe('on_hold');
-    expect(runStatusFromWorkflows(['running', 'failing'])).toBe('failing');
-    expect(runStatusFromWorkflows(['success', 'canceled'])).toBe('failed');
-    expect(runStatusFromWorkflows(['error'])).toBe('failed');
-    expect(runStatusFromWorkflows(['success', 'failed'])).toBe('failed');
-    expect(runStatusFromWorkflows(['success', 'not_run'])).toBe('success');
-  });
-
-  it('takes the project slug from the pipeline URL, else the fallback', () => {
-    expect(projectSlugFor('https://app.circleci.com/pipelines/github/acme/shop', undefined)).toBe(SLUG);
-    expect(
-      projectSlugFor('https://app.circleci.com/pipelines/bitbucket/acme/shop/123/workflows/x', 'x/y/z'),
-    ).toBe('bitbucket/acme/shop');
-    expect(projectSlugFor('https://ci.example.com/acme/shop', 'gh/acme/fallback')).toBe('gh/acme/fallback');
-    expect(projectSlugFor('https://ci.example.com/acme/shop', undefined)).toBeUndefined();
-  });
-});
 
 describe.each(DIALECTS)('manual E2E runs (%s)', (dialect) => {
   let circleci: FakeCircleCi;
@@ -273,45 +221,5 @@ describe.each(DIALECTS)('manual E2E runs (%s)', (dialect) => {
     expect(page.json().pagination).toEqual({ total: 2, limit: 1, offset: 0, hasMore: true });
     expect((await t.api({ method: 'GET', url: '/api/e2e_manual_runs?appId=999999' })).statusCode).toBe(404);
     expect((await t.api({ method: 'GET', url: '/api/e2e_manual_runs?appId=x' })).statusCode).toBe(400);
-  });
-});
-
-describe('manual runs without CircleCI configuration', () => {
-  it('answers 502 on trigger, and the poller does nothing', async () => {
-    const t = await createTestApp();
-    try {
-      const created = await t.api({
-        method: 'POST',
-        url: '/api/apps',
-        payload: {
-          name: 'Shop',
-          code: 'shop',
-          pipelineUrl: `https://app.circleci.com/pipelines/${SLUG}`,
-          e2eTriggerConfiguration: { enabled: true },
-        },
-      });
-      const res = await t.api({
-        method: 'POST',
-        url: '/api/e2e_manual_runs',
-        payload: { appId: created.json().data.id },
-      });
-      expect(res.statusCode).toBe(502);
-      expect(res.json().error.message).toContain('CIRCLECI_TOKEN');
-      const messages: string[] = [];
-      const { poller } = manualRunsWith(t.config, t.database.db, {
-        ...quietLog,
-        info: (message: unknown) => messages.push(String(message)),
-      });
-      expect(messages.filter((message) => message.includes('CIRCLECI'))).toEqual([
-        'CIRCLECI_TOKEN is not set: triggering a manual E2E run answers 502',
-      ]);
-      const atBoot = messages.length;
-      poller.start();
-      expect(await poller.pollOnce()).toBe(0);
-      await poller.stop();
-      expect(messages[atBoot]).toContain('not configured');
-    } finally {
-      await t.close();
-    }
   });
 });
