@@ -10,6 +10,7 @@ const EXCLUDE = ['**/node_modules/**', '**/dist/**'];
  */
 const INTEGRATION = [
   'test/scale-out/**/*.test.ts',
+  'test/integration/**/*.test.ts',
   'test/reports/**/*.test.ts',
   'test/fuzz/**/*.test.ts',
   'test/status/**/*.test.ts',

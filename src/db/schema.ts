@@ -19,6 +19,10 @@ export interface AppsTable {
   e2e_trigger_configuration: string | null;
   /** Page of the app's source repository (`https://github.com/<owner>/<repo>`); null until set. */
   repository_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The branch a run's failures are compared with (migration 014). */
+  default_branch: ColumnType<string, string | undefined, string>;
+  /** `off`, `status`, `comment` or `both`: what a settled run posts on GitHub. */
+  pr_feedback: ColumnType<string, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: string;
 }
@@ -317,6 +321,40 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
+/** A run's pull-request feedback: due at `due_at`, claimed by one worker until `claimed_until`. */
+export interface PrFeedbackRunsTable {
+  app_id: number;
+  run_number: number;
+  due_at: string | null;
+  claimed_until: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  /** Digest of the verdict last delivered (null before the first). */
+  delivered_digest: string | null;
+  /** What the last delivery did or why none was made (JSON, see the verdict module). */
+  outcome: string | null;
+  outcome_at: string | null;
+  updated_at: string;
+}
+
+/** One verdict version of a run, posted once: the key is claimed before anything is posted. */
+export interface PrFeedbackDeliveriesTable {
+  app_id: number;
+  run_number: number;
+  digest: string;
+  claimed_at: string;
+  posted_at: string | null;
+  outcome: string | null;
+}
+
+/** The dashboard's comment on a pull request, one per app (`repository` is `owner/repo`, lower case). */
+export interface PrFeedbackCommentsTable {
+  app_id: number;
+  repository: string;
+  pull_number: number;
+  comment_id: ColumnType<number | string, number, number>;
+  updated_at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   todos: TodosTable;
@@ -339,6 +377,9 @@ export interface Database {
   test_result_failures: TestResultFailuresTable;
   report_refreshes: ReportRefreshesTable;
   api_keys: ApiKeysTable;
+  pr_feedback_runs: PrFeedbackRunsTable;
+  pr_feedback_deliveries: PrFeedbackDeliveriesTable;
+  pr_feedback_comments: PrFeedbackCommentsTable;
 }
 
 /** The name of a table, as routes name the tables their cached answers are read from. */
