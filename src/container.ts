@@ -26,6 +26,7 @@ import { createReportsModule } from './modules/reports/reports.module.js';
 import { createIntegrationStatus } from './modules/status/integration-status.js';
 import { createStatusModule } from './modules/status/status.module.js';
 import { createSuspectsModule } from './modules/suspects/suspects.module.js';
+import { createVerdictModule } from './modules/verdict/verdict.module.js';
 import { createTodosModule } from './modules/todos/todos.module.js';
 import { createTrackerModule } from './modules/tracker/tracker.module.js';
 import { createTestResultsModule } from './modules/test-results/test-results.module.js';
@@ -156,10 +157,17 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
   // An accepted upload asks for the reports it changes (the reports module, built below).
   const testResults = createTestResultsModule(deps, {
     onAccepted: async (upload) => void (await reports.refreshes.request(upload)),
+    // …and schedules the pull-request feedback of its run (the verdict module, built below).
+    onRunUploaded: (upload) => verdict.runChanged(upload),
   });
   const suspects = createSuspectsModule(deps, {
     github: integrations.github,
     appsRepository: apps.repository,
+  });
+  const verdict = createVerdictModule(deps, {
+    github: integrations.githubFeedback,
+    suspects: suspects.service,
+    now: () => new Date(clock()),
   });
   const reports = createReportsModule(deps, {
     appsRepository: apps.repository,
@@ -193,6 +201,8 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
     quarantine,
     reports,
     testResults,
+    /** Run verdicts, the run page and the pull-request feedback of settled runs. */
+    verdict,
   };
 }
 
@@ -224,6 +234,7 @@ export function createContainer(infrastructure: Infrastructure) {
       await modules.notifications.drain();
       await modules.push.delivery.drain();
       await modules.webhooks.dispatcher.stop();
+      await modules.verdict.poller.stop();
     },
   };
 }

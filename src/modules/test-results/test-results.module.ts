@@ -2,6 +2,7 @@ import type { ModuleDeps } from '../module-deps.js';
 import { createTestResultsRepository, type TestResultsRepository } from './test-results.repository.js';
 import {
   createTestResultsService,
+  type RunUploaded,
   type TestResultsService,
   type UploadAccepted,
 } from './test-results.service.js';
@@ -15,7 +16,7 @@ export interface TestResultsModule {
 
 export function createTestResultsModule(
   { config, db, log }: ModuleDeps,
-  links: { onAccepted?: UploadAccepted } = {},
+  links: { onAccepted?: UploadAccepted; onRunUploaded?: RunUploaded } = {},
 ): TestResultsModule {
   const repository = createTestResultsRepository(db);
   return {
@@ -25,6 +26,7 @@ export function createTestResultsModule(
       repository,
       maxBytes: config.uploadMaxBytes,
       ...(links.onAccepted ? { onAccepted: links.onAccepted } : {}),
+      ...(links.onRunUploaded ? { onRunUploaded: links.onRunUploaded } : {}),
       warn: (error, message) => log.warn({ err: error }, message),
     }),
   };

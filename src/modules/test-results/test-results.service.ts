@@ -58,9 +58,14 @@ function specStatus(counts: SpecTally): string {
 /** What happens after an upload is stored: its reports get regenerated (never awaited by the answer's content). */
 export type UploadAccepted = (upload: { appId: number; createdAt: string }) => Promise<void>;
 
+/** What happens after an upload of a run (stored, or the same file again with `final`): its verdict may change. */
+export type RunUploaded = (upload: { appId: number; runNumber: number; final: boolean }) => Promise<void>;
+
 export function createTestResultsService(deps: {
   repository: TestResultsRepository;
   maxBytes: number;
+  /** Told of every stored upload and of every final one (the run's feedback is scheduled); never fails it. */
+  onRunUploaded?: RunUploaded;
   /** Told of every stored upload (201, a shard or an attempt added); its failure never fails the upload. */
   onAccepted?: UploadAccepted;
   warn?: (error: unknown, message: string) => void;
@@ -73,6 +78,14 @@ export function createTestResultsService(deps: {
       await deps.onAccepted?.({ appId: row.app_id, createdAt: row.created_at });
     } catch (error) {
       deps.warn?.(error, 'could not queue the regeneration of the reports an upload changes');
+    }
+  }
+
+  async function runUploaded(row: UploadRow, final: boolean) {
+    try {
+      await deps.onRunUploaded?.({ appId: row.app_id, runNumber: row.run_number, final });
+    } catch (error) {
+      deps.warn?.(error, 'could not schedule the feedback of the run an upload changed');
     }
   }
 
@@ -100,8 +113,12 @@ export function createTestResultsService(deps: {
         maxBytes: deps.maxBytes,
         root: query.root,
       });
+      const final = query.final === true;
       const existing = await repository.findByFile(app.id, query.run, digest);
-      if (existing) return { upload: toUpload(existing), created: false };
+      if (existing) {
+        if (final) await runUploaded(existing, true);
+        return { upload: toUpload(existing), created: false };
+      }
       const createdAt = query.createdAt
         ? new Date(query.createdAt).toISOString()
         : (report.startedAt ?? nowIso());
@@ -138,6 +155,7 @@ export function createTestResultsService(deps: {
         report.failures,
       );
       if (created) await announce(row);
+      if (created || final) await runUploaded(row, final);
       return { upload: toUpload(row), created };
     },
 
