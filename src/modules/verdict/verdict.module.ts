@@ -1,6 +1,8 @@
 import type { GitHubFeedbackClient } from '../../integrations/github/github-feedback.js';
 import type { ModuleDeps } from '../module-deps.js';
 import type { SuspectsService } from '../suspects/suspects.service.js';
+import { createTestsRepository } from '../tests/tests.repository.js';
+import { createTestsService } from '../tests/tests.service.js';
 import { createFeedbackDelivery } from './feedback/feedback-delivery.js';
 import { createFeedbackPoller } from './feedback/feedback-poller.js';
 import { createFeedbackRepository } from './feedback/feedback.repository.js';
@@ -27,6 +29,7 @@ export function createVerdictModule(
   const publicUrl = (config.verdict.publicUrl ?? config.apiBaseUrl).replace(/\/+$/, '');
   const service = createVerdictService({
     repository: createVerdictRepository(db),
+    tests: createTestsService({ repository: createTestsRepository(db) }),
     suspects: links.suspects,
     flakyThreshold: config.verdict.flakyThreshold,
     publicUrl,

@@ -7,7 +7,8 @@ import {
   FLAKE_WINDOW_DAYS,
   verdictStatus,
 } from './verdict-classes.js';
-import { defaultBranchStreak, flakeOf, lastPassingCommit } from './verdict-history.js';
+import { defaultBranchStreak, flakeOf, lastPassingCommit, type PastResult } from './verdict-history.js';
+import { perTestFailures, perTestHistory, type TestReads } from './test-facts.js';
 import { latestAttemptSpecs, pastResults, type RunFailure, runErrored, runFailures } from './run-facts.js';
 import type { Verdict, VerdictFailure } from './verdict.schema.js';
 import type { RunSpecRow, RunUploadRow, VerdictRepository } from './verdict.repository.js';
@@ -18,6 +19,8 @@ const MAX_SUSPECTS = 20;
 
 export interface VerdictServiceDeps {
   repository: VerdictRepository;
+  /** Per-test results (issue #36); without them the verdict works per spec. */
+  tests?: TestReads;
   suspects: { commitsWithin(input: SuspectRange, budgetMs: number): Promise<SuspectCommit[]> };
   flakyThreshold: number;
   /** DASHBOARD_PUBLIC_URL (else API_BASE_URL), without a trailing slash. */
@@ -55,19 +58,35 @@ export function createVerdictService(deps: VerdictServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const budget = deps.suspectsBudgetMs ?? 5000;
 
+  /** Each test's earlier results: per-test rows where stored, spec rows for spec-level entries. */
+  async function historyOf(
+    appId: number,
+    runNumber: number,
+    tests: readonly RunFailure[],
+    before: string,
+    perTestIds: ReadonlySet<string>,
+  ): Promise<Map<string, PastResult[]>> {
+    const specLevel = tests.filter((test) => !perTestIds.has(test.testId));
+    const specs = [...new Set(specLevel.map((test) => test.spec))];
+    const past = await repository.pastSpecs(appId, runNumber, specs, before);
+    const pastFailures = await repository.failuresOf([...new Set(past.map((row) => row.upload_id))], specs);
+    const history = pastResults(specLevel, past, pastFailures);
+    if (deps.tests && perTestIds.size > 0) {
+      const perTest = await perTestHistory(deps.tests, appId, runNumber, [...perTestIds], before);
+      for (const [testId, results] of perTest) history.set(testId, results);
+    }
+    return history;
+  }
+
   async function classifyAll(reading: {
     appId: number;
-    runNumber: number;
     app: RunReading['app'];
     tests: RunFailure[];
+    history: Map<string, PastResult[]>;
     head: string | null;
     before: string;
   }): Promise<VerdictFailure[]> {
-    const { app, tests } = reading;
-    const specs = [...new Set(tests.map((test) => test.spec))];
-    const past = await repository.pastSpecs(reading.appId, reading.runNumber, specs, reading.before);
-    const pastFailures = await repository.failuresOf([...new Set(past.map((row) => row.upload_id))], specs);
-    const history = pastResults(tests, past, pastFailures);
+    const { app, tests, history } = reading;
     const quarantines = await repository.activeQuarantines(reading.appId, now().toISOString());
     const windowStart = new Date(Date.parse(reading.before) - FLAKE_WINDOW_DAYS * DAY_MS).toISOString();
     const failures = tests.map((test) => {
@@ -106,6 +125,22 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     );
   }
 
+  /** The run's failing tests: per test where the uploads stored them, else per spec. */
+  async function runTests(appId: number, runNumber: number, standing: RunSpecRow[]) {
+    const perTest = deps.tests && perTestFailures(await deps.tests.resultsOfRun(appId, runNumber));
+    const specLevel = perTest ? standing.filter((row) => !perTest.specsWithFailures.has(row.spec)) : standing;
+    const failureRows = perTest
+      ? []
+      : await repository.failuresOf([...new Set(standing.map((row) => row.upload_id))]);
+    // With per-test rows, a spec still fails as itself when no test of it failed (a crash naming it).
+    const specTests = runFailures(
+      perTest ? specLevel.map((row) => ({ ...row, flaky: 0 })) : specLevel,
+      failureRows,
+    );
+    const tests = [...(perTest?.failures ?? []), ...specTests];
+    return { tests, perTestIds: new Set(perTest?.failures.map((test) => test.testId) ?? []) };
+  }
+
   return {
     /** The run's verdict and what it was read from; 404 for an unknown app or run. */
     async read(appId: number, runNumber: number): Promise<RunReading> {
@@ -115,15 +150,15 @@ export function createVerdictService(deps: VerdictServiceDeps) {
       if (uploads.length === 0) throw new NotFoundError(`Application ${appId} has no run ${runNumber}`);
       const specs = await repository.specsOf(uploads.map((upload) => upload.id));
       const standing = latestAttemptSpecs(uploads, specs);
-      const failuresRows = await repository.failuresOf([...new Set(standing.map((row) => row.upload_id))]);
-      const tests = runFailures(standing, failuresRows);
+      const { tests, perTestIds } = await runTests(appId, runNumber, standing);
       const newest = [...uploads].sort((a, b) => b.attempt - a.attempt || b.id - a.id)[0]!;
       const before = uploads.reduce(
         (min, upload) => (upload.created_at < min ? upload.created_at : min),
         newest.created_at,
       );
       const head = newest.commit_sha ?? uploads.find((upload) => upload.commit_sha)?.commit_sha ?? null;
-      const failures = (await classifyAll({ appId, runNumber, app, tests, head, before })).sort(
+      const history = await historyOf(appId, runNumber, tests, before, perTestIds);
+      const failures = (await classifyAll({ appId, app, tests, history, head, before })).sort(
         byClassThenName,
       );
       const counts = countByClass(failures);

@@ -108,7 +108,8 @@ describe.each(DIALECTS)('run verdict (%s)', (dialect) => {
     expect(fresh).toMatchObject({ title: 'works', error: 'Error: cart total' });
     // The commits after m6 (its last pass) up to f1, newest first.
     expect((fresh!.suspects as { sha: string; author: string }[]).map((s) => s.sha)).toEqual(['f1', 's1']);
-    expect(typeof fresh!.testId).toBe('string');
+    // The per-test storage's testId (issue #36), the id of the test page.
+    expect(fresh!.testId).toMatch(/^[A-Za-z0-9_-]{16}$/);
   });
 
   it('passes a run whose failures are all known, and fails an errored one', async () => {
