@@ -49,9 +49,19 @@ export function createFakeFeedbackStore() {
     user: { login: 'dashboard-bot', id: 7 },
   });
 
+  const ROUTES: [string, RegExp][] = [
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/statuses\/[^/]+$/],
+    ['POST', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/],
+    ['GET', /^\/repos\/[^/]+\/[^/]+\/issues\/\d+\/comments$/],
+    ['PATCH', /^\/repos\/[^/]+\/[^/]+\/issues\/comments\/\d+$/],
+  ];
+
   return {
     statuses,
     comments,
+    /** Whether the request is one of the feedback routes. */
+    handles: (method: string, path: string) =>
+      ROUTES.some(([m, pattern]) => m === method && pattern.test(path)),
     /** The answer to a feedback request, or undefined when the path is none of its routes. */
     answer(method: string, path: string, query: URLSearchParams, raw: string): FeedbackAnswer | undefined {
       const status = /^\/repos\/([^/]+)\/([^/]+)\/statuses\/([^/]+)$/.exec(path);

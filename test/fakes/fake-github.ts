@@ -196,13 +196,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
       sendJson(res, 404, { message: 'Not Found', documentation_url: DOCS, status: '404' });
       return 404;
     }
-    const written = feedback.answer(
-      req.method ?? 'GET',
-      path.slice(prefix.length),
-      new URL(req.url ?? '/', 'http://fake').searchParams,
-      raw,
-    );
-    if (written) return answerCommitRoute(res, written.status, written.body);
+    const feedbackPath = path.slice(prefix.length);
+    if (feedback.handles(req.method ?? 'GET', feedbackPath)) {
+      // Faults and the rate limit answer first: a refused write is not recorded.
+      if (state.failWith !== undefined || state.rateLimitRemaining <= 0)
+        return answerCommitRoute(res, 500, {});
+      const query = new URL(req.url ?? '/', 'http://fake').searchParams;
+      const written = feedback.answer(req.method ?? 'GET', feedbackPath, query, raw)!;
+      return answerCommitRoute(res, written.status, written.body);
+    }
     const match = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(path.slice(prefix.length));
     if (req.method === 'GET' && !match) {
       const url = new URL(req.url ?? '/', 'http://fake');

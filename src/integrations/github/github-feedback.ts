@@ -92,13 +92,18 @@ export function createGitHubFeedbackClient(options: GitHubFeedbackOptions): GitH
     }
   }
 
-  /** One call with its retries; a 404 is handed back when `allow404`, any other failure thrown. */
-  async function call(method: string, path: string, body?: unknown, allow404 = false): Promise<Response> {
+  /** One call with its retries; the statuses of `answers` are handed back, any other failure thrown. */
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+    answers: readonly number[] = [],
+  ): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       let failure: GitHubFeedbackError;
       try {
         const response = await once(method, path, body);
-        if (response.ok || (allow404 && response.status === 404)) {
+        if (response.ok || answers.includes(response.status)) {
           outcomes.succeeded();
           return response;
         }
@@ -146,9 +151,13 @@ export function createGitHubFeedbackClient(options: GitHubFeedbackOptions): GitH
         'GET',
         `${repoPath(owner, repo)}/commits/${encodeURIComponent(sha)}/pulls`,
         undefined,
-        true,
+        [404, 422],
       );
-      if (response.status === 404) return [];
+      // GitHub answers 404 or 422 for a commit it does not have: no pull request holds it.
+      if (!response.ok) {
+        await response.body?.cancel();
+        return [];
+      }
       const pulls = await response.json();
       if (!Array.isArray(pulls)) return [];
       return pulls
@@ -168,7 +177,7 @@ export function createGitHubFeedbackClient(options: GitHubFeedbackOptions): GitH
     },
 
     async updateComment(owner, repo, id, body) {
-      const response = await call('PATCH', `${repoPath(owner, repo)}/issues/comments/${id}`, { body }, true);
+      const response = await call('PATCH', `${repoPath(owner, repo)}/issues/comments/${id}`, { body }, [404]);
       if (response.status === 404) {
         await response.body?.cancel();
         return false;

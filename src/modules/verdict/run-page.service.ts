@@ -17,10 +17,11 @@ export function createRunPageService(deps: {
   async function feedbackOf(reading: RunReading): Promise<FeedbackState> {
     const mode = toPrFeedbackMode(reading.app.pr_feedback);
     const row = await deps.feedback.runFeedback(reading.app.id, reading.verdict.runNumber);
-    const state: FeedbackState['state'] =
-      row?.due_at || row?.claimed_until
-        ? 'pending'
-        : (row?.outcome?.state ?? (mode === 'off' ? 'off' : 'pending'));
+    // A failed delivery stays failed on the page while its retry is due; a changed verdict is pending.
+    const waiting = Boolean(row?.due_at || row?.claimed_until) && row?.outcome?.state !== 'failed';
+    const state: FeedbackState['state'] = waiting
+      ? 'pending'
+      : (row?.outcome?.state ?? (mode === 'off' ? 'off' : 'pending'));
     const message =
       row?.outcome?.message ??
       (mode === 'off' ? 'pull-request feedback is off for this application' : 'not posted yet');

@@ -14,12 +14,17 @@ export type TestReads = Pick<TestsService, 'resultsOfRun' | 'historyOf'>;
  */
 export function perTestFailures(results: readonly StoredTestResult[]) {
   if (results.length === 0) return undefined;
-  const failures: RunFailure[] = [];
+  // The same test in two uploads of one attempt (a file sent again with another timestamp): the
+  // later upload stands.
+  const failures = new Map<string, RunFailure>();
   const specsWithFailures = new Set<string>();
-  for (const result of results) {
-    if (result.status !== 'failed' && result.status !== 'flaky') continue;
+  for (const result of [...results].sort((a, b) => a.uploadId - b.uploadId)) {
+    if (result.status !== 'failed' && result.status !== 'flaky') {
+      failures.delete(result.testId);
+      continue;
+    }
     specsWithFailures.add(result.spec);
-    failures.push({
+    failures.set(result.testId, {
       testId: result.testId,
       spec: result.spec,
       title: result.project ? `${result.title} [${result.project}]` : result.title,
@@ -27,7 +32,7 @@ export function perTestFailures(results: readonly StoredTestResult[]) {
       error: result.status === 'failed' ? firstLine(result.error?.message) : null,
     });
   }
-  return { failures, specsWithFailures };
+  return { failures: [...failures.values()], specsWithFailures };
 }
 
 /** Earlier results of the run's tests (other runs, before `beforeIso`), skipped ones left out. */
