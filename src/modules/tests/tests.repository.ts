@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { isStorableId } from '../../db/errors.js';
 import type { TestIdentitiesTable } from '../../db/schema.js';
 import type { IdentityToResolve } from './test-recorder.js';
 
@@ -65,6 +66,22 @@ export function createTestsRepository(db: Db) {
   }
 
   return {
+    async findSummary(summaryId: number): Promise<{ date: string } | undefined> {
+      if (!isStorableId(summaryId)) return undefined;
+      return db
+        .selectFrom('e2e_report_summaries')
+        .select('date')
+        .where('id', '=', summaryId)
+        .executeTakeFirst();
+    },
+
+    async appExists(appId: number): Promise<boolean> {
+      if (!isStorableId(appId)) return false;
+      return (
+        (await db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst()) !== undefined
+      );
+    },
+
     /**
      * The ids of an app's identities, created when missing (a racing upload's insert wins, and
      * both read the same row), their `last_seen` moved to `day`.
