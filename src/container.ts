@@ -153,7 +153,13 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
   const jobs = createJobsModule(deps, {
     clientAt: (baseUrl) => new DashboardClient({ baseUrl, apiKey: config.apiKey }),
   });
-  const quarantine = createQuarantineModule(deps, { jira: integrations.jira, notify, clock });
+  const quarantine = createQuarantineModule(deps, {
+    jira: integrations.jira,
+    notify,
+    clock,
+    // The tests module is built below, over the quarantine's effects.
+    failingTestsOf: (appId, spec) => tests.service.failingTestsOfLatestRun(appId, spec),
+  });
   // An accepted upload asks for the reports it changes (the reports module, built below).
   const testResults = createTestResultsModule(deps, {
     onAccepted: async (upload) => void (await reports.refreshes.request(upload)),
@@ -176,6 +182,7 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
       pullRequestsWithin: (input, budgetMs) => suspects.service.pullRequestsWithin(input, budgetMs),
     },
     onProcessed: (outcome, seconds) => metrics.reportProcessed(outcome, seconds),
+    testCounts: (appId, date, specs) => tests.service.testCountsOfSpecs(appId, date, specs),
   });
   return {
     /** Keys made through `/api/keys`: scoped, stored as hashes, revocable. */

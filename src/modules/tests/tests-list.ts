@@ -45,6 +45,32 @@ function resultsByIdentity(rows: readonly PackedSpecRow[]): Map<number, ResultOf
   return byIdentity;
 }
 
+/** Per spec: its tests, those whose last run failed or skipped, and the flaky ones. */
+export function countTestsBySpec(
+  rows: readonly PackedSpecRow[],
+): Map<string, { total: number; failing: number; flaky: number; skipped: number }> {
+  const bySpec = new Map<string, PackedSpecRow[]>();
+  for (const row of rows) {
+    const list = bySpec.get(row.spec);
+    if (list) list.push(row);
+    else bySpec.set(row.spec, [row]);
+  }
+  const counts = new Map<string, { total: number; failing: number; flaky: number; skipped: number }>();
+  for (const [spec, specRows] of bySpec) {
+    const tally = { total: 0, failing: 0, flaky: 0, skipped: 0 };
+    for (const results of resultsByIdentity(specRows).values()) {
+      const stats = statsOf(results);
+      if (!stats) continue;
+      tally.total += 1;
+      if (stats.lastStatus === 'failed') tally.failing += 1;
+      if (stats.lastStatus === 'skipped') tally.skipped += 1;
+      if (stats.isFlaky) tally.flaky += 1;
+    }
+    counts.set(spec, tally);
+  }
+  return counts;
+}
+
 function keeps(entry: Entry, filter: TestListFilter): boolean {
   const { stats, identity } = entry;
   if (filter.status === 'failing' && stats.lastStatus !== 'failed') return false;

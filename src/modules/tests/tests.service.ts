@@ -3,7 +3,8 @@ import type { Page } from '../../shared/page.js';
 import { addDays } from '../../shared/time.js';
 import { reportWindow } from '../reports/aggregation.js';
 import { latestAttemptRows, resultsOfRows, type StoredTestResult } from './test-results-read.js';
-import { listTests, type QuarantineOfTest, type TestListFilter } from './tests-list.js';
+import { countTestsBySpec, listTests, type QuarantineOfTest, type TestListFilter } from './tests-list.js';
+import type { SpecTestCounts } from '../reports/insight.service.js';
 import type { PackedSpecRow, TestsRepository } from './tests.repository.js';
 import { type PackedResult, unpackResults } from './result-pack.js';
 import type { TestItem, TestPage } from './tests.schema.js';
@@ -17,6 +18,12 @@ export interface TestsServiceLinks {
 }
 
 const NOTHING_QUARANTINED: QuarantineOfTest = () => null;
+
+/** The runs a report of `date` reads: created from date − 14 days to the end of the date (UTC). */
+function windowOf(date: string) {
+  const { startDate, endDate } = reportWindow(date);
+  return { fromIso: `${startDate}T00:00:00.000Z`, toIso: `${addDays(endDate, 1)}T00:00:00.000Z` };
+}
 
 /** One identity's results in spec rows, newest first. */
 function resultsOfIdentity(rows: readonly PackedSpecRow[], identityId: number) {
@@ -83,6 +90,33 @@ export function createTestsService(deps: { repository: TestsRepository } & Tests
       return history;
     },
 
+    /** Each spec's tests in a report date's window; null when the app has no upload there. */
+    async testCountsOfSpecs(
+      appId: number,
+      date: string,
+      specs: readonly string[],
+    ): Promise<Map<string, SpecTestCounts> | null> {
+      const { fromIso, toIso } = windowOf(date);
+      if (!(await repository.hasUploadsIn(appId, fromIso, toIso))) return null;
+      const rows = await repository.specRowsOf(appId, specs, { sinceIso: fromIso, untilIso: toIso });
+      return countTestsBySpec(rows);
+    },
+
+    /** The title paths of a spec's tests that failed in the app's latest run of that spec. */
+    async failingTestsOfLatestRun(appId: number, spec: string): Promise<string[]> {
+      const run = await repository.latestRunOfSpec(appId, spec);
+      if (run === undefined) return [];
+      const rows = latestAttemptRows(await repository.specRowsOfRun(appId, run)).filter(
+        (row) => row.spec === spec,
+      );
+      const failed = new Set<number>();
+      for (const row of rows) {
+        for (const result of unpackResults(row.results))
+          if (result.status === 'failed') failed.add(result.identityId);
+      }
+      return (await repository.identitiesByIds([...failed])).map((identity) => identity.title);
+    },
+
     /** The tests of an app in a report's 14-day window (`GET /api/e2e_run_report/:summaryId/:appId/tests`). */
     async listForReport(
       summaryId: number,
@@ -93,9 +127,8 @@ export function createTestsService(deps: { repository: TestsRepository } & Tests
       const summary = await deps.findSummary?.(summaryId);
       if (!summary) throw new NotFoundError(`Report ${summaryId} not found`);
       await knownApp(appId);
-      const { startDate, endDate } = reportWindow(summary.date);
-      const fromIso = `${startDate}T00:00:00.000Z`;
-      const rows = await repository.specRowsIn(appId, fromIso, `${addDays(endDate, 1)}T00:00:00.000Z`);
+      const { fromIso, toIso } = windowOf(summary.date);
+      const rows = await repository.specRowsIn(appId, fromIso, toIso);
       const quarantineOf = (await deps.quarantinesOf?.(appId)) ?? NOTHING_QUARANTINED;
       return { ...(await listTests(repository, rows, filter, page, quarantineOf)), fromIso };
     },
