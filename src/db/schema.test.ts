@@ -188,6 +188,7 @@ const TYPED_COLUMNS: { [Table in keyof Database]: Record<keyof Database[Table], 
     created_at: true,
     lifted_at: true,
     lifted_reason: true,
+    test: true,
   },
   test_result_uploads: {
     id: true,

@@ -238,6 +238,8 @@ export interface QuarantinesTable {
   created_at: CreatedAt;
   lifted_at: string | null;
   lifted_reason: string | null;
+  /** The title path of the one test it sets aside; '' for the whole spec (migration 013). */
+  test: ColumnType<string, string | undefined, string>;
 }
 
 /** One uploaded report file of an app's CI run (several per run when the CI is sharded). */

@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 
 // Migrations are frozen history: they use Kysely<unknown> rather than the live row types.
 type AnyDb = Kysely<unknown>;
@@ -9,8 +9,9 @@ type AnyDb = Kysely<unknown>;
  * API's `testId`. Results are not a row each: each spec row of an upload packs its tests' results
  * (identity, status, retries, duration) into `results`, a few bytes a test, so that a passing
  * result costs well under 64 bytes. A failure row names the identity it failed. `last_seen` (a
- * date) lets retention drop identities no stored upload uses any more. Independent of the other
- * migrations: it only adds its own table, columns and indexes.
+ * date) lets retention drop identities no stored upload uses any more. A quarantine may name one
+ * test of its spec (`test`, its title path; '' for the whole spec): the one-active-row rule becomes
+ * one per app, spec and test. Independent of the other migrations but 008, whose index it widens.
  */
 export async function up(db: AnyDb): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -55,9 +56,32 @@ export async function up(db: AnyDb): Promise<void> {
     .on('test_result_failures')
     .columns(['identity_id', 'upload_id'])
     .execute();
+  await db.schema
+    .alterTable('quarantines')
+    .addColumn('test', 'varchar(1000)', (col) => col.notNull().defaultTo(''))
+    .execute();
+  await db.schema.dropIndex('quarantines_active_spec_idx').execute();
+  await db.schema
+    .createIndex('quarantines_active_test_idx')
+    .on('quarantines')
+    .columns(['app_id', 'spec', 'test'])
+    .unique()
+    .where(sql.ref('lifted_at'), 'is', null)
+    .execute();
 }
 
 export async function down(db: AnyDb): Promise<void> {
+  await db.schema.dropIndex('quarantines_active_test_idx').ifExists().execute();
+  // Quarantines of single tests cannot be told apart from their spec's any more: dropped.
+  await sql`DELETE FROM quarantines WHERE test <> ''`.execute(db);
+  await db.schema.alterTable('quarantines').dropColumn('test').execute();
+  await db.schema
+    .createIndex('quarantines_active_spec_idx')
+    .on('quarantines')
+    .columns(['app_id', 'spec'])
+    .unique()
+    .where(sql.ref('lifted_at'), 'is', null)
+    .execute();
   await db.schema.dropIndex('test_result_failures_identity_idx').ifExists().execute();
   await db.schema.alterTable('test_result_failures').dropColumn('identity_id').execute();
   await db.schema.dropIndex('test_result_specs_spec_idx').ifExists().execute();

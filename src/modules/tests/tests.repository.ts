@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { isStorableId } from '../../db/errors.js';
 import type { TestIdentitiesTable } from '../../db/schema.js';
 import type { IdentityToResolve } from './test-recorder.js';
 
@@ -65,6 +66,22 @@ export function createTestsRepository(db: Db) {
   }
 
   return {
+    async findSummary(summaryId: number): Promise<{ date: string } | undefined> {
+      if (!isStorableId(summaryId)) return undefined;
+      return db
+        .selectFrom('e2e_report_summaries')
+        .select('date')
+        .where('id', '=', summaryId)
+        .executeTakeFirst();
+    },
+
+    async appExists(appId: number): Promise<boolean> {
+      if (!isStorableId(appId)) return false;
+      return (
+        (await db.selectFrom('apps').select('id').where('id', '=', appId).executeTakeFirst()) !== undefined
+      );
+    },
+
     /**
      * The ids of an app's identities, created when missing (a racing upload's insert wins, and
      * both read the same row), their `last_seen` moved to `day`.
@@ -130,6 +147,34 @@ export function createTestsRepository(db: Db) {
       return rows;
     },
 
+    /** Whether an app has an upload created in [fromIso, toIso). */
+    async hasUploadsIn(appId: number, fromIso: string, toIso: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('test_result_uploads')
+        .select('id')
+        .where('app_id', '=', appId)
+        .where('created_at', '>=', fromIso)
+        .where('created_at', '<', toIso)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** The run of an app's latest upload that holds a spec. */
+    async latestRunOfSpec(appId: number, spec: string): Promise<number | undefined> {
+      const row = await db
+        .selectFrom('test_result_specs as s')
+        .innerJoin('test_result_uploads as u', 'u.id', 's.upload_id')
+        .select('u.run_number')
+        .where('s.spec', '=', spec)
+        .where('u.app_id', '=', appId)
+        .orderBy('u.created_at', 'desc')
+        .orderBy('u.id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row?.run_number;
+    },
+
     /** The spec rows of every upload of one run of an app. */
     async specRowsOfRun(appId: number, runNumber: number): Promise<PackedSpecRow[]> {
       return packedColumns()
@@ -154,13 +199,18 @@ export function createTestsRepository(db: Db) {
     async specRowsOf(
       appId: number,
       specs: readonly string[],
-      filter: { branch?: string | undefined; sinceIso?: string | undefined } = {},
+      filter: {
+        branch?: string | undefined;
+        sinceIso?: string | undefined;
+        untilIso?: string | undefined;
+      } = {},
     ): Promise<PackedSpecRow[]> {
       const rows: PackedSpecRow[] = [];
       for (const batch of batches(specs)) {
         let query = packedColumns().where('s.spec', 'in', batch).where('u.app_id', '=', appId);
         if (filter.branch !== undefined) query = query.where('u.branch', '=', filter.branch);
         if (filter.sinceIso !== undefined) query = query.where('u.created_at', '>=', filter.sinceIso);
+        if (filter.untilIso !== undefined) query = query.where('u.created_at', '<', filter.untilIso);
         rows.push(...(await query.orderBy('u.created_at').orderBy('s.id').execute()));
       }
       return rows;

@@ -12,6 +12,8 @@ export interface RunFailure {
   title: string;
   outcome: 'failed' | 'flaky';
   error: string | null;
+  /** The stored title path (without the project), for the per-test quarantine lookup. */
+  titlePath?: string;
 }
 
 /** A stable id of a test from its spec and title, for stored rows that carry no per-test id. */

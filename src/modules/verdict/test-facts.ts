@@ -28,6 +28,7 @@ export function perTestFailures(results: readonly StoredTestResult[]) {
       testId: result.testId,
       spec: result.spec,
       title: result.project ? `${result.title} [${result.project}]` : result.title,
+      titlePath: result.title,
       outcome: result.status,
       error: result.status === 'failed' ? firstLine(result.error?.message) : null,
     });

@@ -1,5 +1,6 @@
 import type { GitHubFeedbackClient } from '../../integrations/github/github-feedback.js';
 import type { ModuleDeps } from '../module-deps.js';
+import type { QuarantineEffects } from '../quarantine/report-effects.js';
 import type { SuspectsService } from '../suspects/suspects.service.js';
 import { createTestsRepository } from '../tests/tests.repository.js';
 import { createTestsService } from '../tests/tests.service.js';
@@ -23,13 +24,19 @@ export interface RunChanged {
  */
 export function createVerdictModule(
   { config, db, log }: ModuleDeps,
-  links: { github: GitHubFeedbackClient; suspects: Pick<SuspectsService, 'commitsWithin'>; now?: () => Date },
+  links: {
+    github: GitHubFeedbackClient;
+    suspects: Pick<SuspectsService, 'commitsWithin'>;
+    quarantine?: Pick<QuarantineEffects, 'testLookup'>;
+    now?: () => Date;
+  },
 ) {
   const now = links.now ?? (() => new Date());
   const publicUrl = (config.verdict.publicUrl ?? config.apiBaseUrl).replace(/\/+$/, '');
   const service = createVerdictService({
     repository: createVerdictRepository(db),
     tests: createTestsService({ repository: createTestsRepository(db) }),
+    ...(links.quarantine ? { quarantineLookup: (appId: number) => links.quarantine!.testLookup(appId) } : {}),
     suspects: links.suspects,
     flakyThreshold: config.verdict.flakyThreshold,
     publicUrl,

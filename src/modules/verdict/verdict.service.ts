@@ -1,4 +1,5 @@
 import { NotFoundError } from '../../shared/errors.js';
+import type { TestQuarantineLookup } from '../quarantine/report-effects.js';
 import type { SuspectCommit } from '../suspects/suspects.service.js';
 import {
   byClassThenName,
@@ -19,6 +20,8 @@ const MAX_SUSPECTS = 20;
 
 export interface VerdictServiceDeps {
   repository: VerdictRepository;
+  /** Which active quarantine covers a test (its spec's or its own); spec quarantines only without it. */
+  quarantineLookup?: (appId: number) => Promise<TestQuarantineLookup>;
   /** Per-test results (issue #36); without them the verdict works per spec. */
   tests?: TestReads;
   suspects: { commitsWithin(input: SuspectRange, budgetMs: number): Promise<SuspectCommit[]> };
@@ -58,6 +61,22 @@ export function createVerdictService(deps: VerdictServiceDeps) {
   const now = deps.now ?? (() => new Date());
   const budget = deps.suspectsBudgetMs ?? 5000;
 
+  /** The quarantine covering a test: the quarantine module's per-test lookup, else spec rows. */
+  async function quarantinesOf(appId: number) {
+    if (deps.quarantineLookup) {
+      const lookup = await deps.quarantineLookup(appId);
+      return (test: RunFailure) => {
+        const found = lookup({ spec: test.spec, title: test.titlePath ?? test.title, testId: test.testId });
+        return found ? { ticketKey: found.ticketKey } : null;
+      };
+    }
+    const rows = await repository.activeQuarantines(appId, now().toISOString());
+    return (test: RunFailure) => {
+      const found = rows.find((row) => row.spec === test.spec);
+      return found ? { ticketKey: found.ticket_key } : null;
+    };
+  }
+
   /** Each test's earlier results: per-test rows where stored, spec rows for spec-level entries. */
   async function historyOf(
     appId: number,
@@ -87,16 +106,16 @@ export function createVerdictService(deps: VerdictServiceDeps) {
     before: string;
   }): Promise<VerdictFailure[]> {
     const { app, tests, history } = reading;
-    const quarantines = await repository.activeQuarantines(reading.appId, now().toISOString());
+    const quarantineOf = await quarantinesOf(reading.appId);
     const windowStart = new Date(Date.parse(reading.before) - FLAKE_WINDOW_DAYS * DAY_MS).toISOString();
     const failures = tests.map((test) => {
       const results = history.get(test.testId) ?? [];
       const onDefault = results.filter((result) => result.branch === app.default_branch);
-      const quarantine = quarantines.find((row) => row.spec === test.spec);
+      const quarantine = quarantineOf(test);
       const classified = classify(
         {
           ...test,
-          quarantine: quarantine ? { ticketKey: quarantine.ticket_key } : null,
+          quarantine,
           flake: flakeOf(onDefault.filter((result) => result.createdAt >= windowStart)),
           defaultBranch: defaultBranchStreak(onDefault),
           lastPassSha: null,

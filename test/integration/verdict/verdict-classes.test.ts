@@ -159,6 +159,28 @@ describe.each(DIALECTS)('run verdict (%s)', (dialect) => {
     expect(errored.body.data).toMatchObject({ status: 'fail', errored: true });
   });
 
+  it('quarantines one test of a spec through the per-test quarantine', async () => {
+    await uploadRun(server, app.code, 20, [fail('two.spec.ts', 'first'), fail('two.spec.ts', 'second')], {
+      branch: 'feature',
+      commit: 'f1',
+    });
+    const quarantined = await apiJson(server, 'POST', '/api/quarantine', {
+      appId: app.id,
+      spec: 'two.spec.ts',
+      test: 'first',
+      reason: 'tracked',
+      ticketKey: 'QA-99',
+    });
+    expect(quarantined.status).toBe(201);
+    const { body } = await apiJson<{
+      data: { failures: { title: string; class: string; ticketKey: string | null }[] };
+    }>(server, 'GET', `/api/apps/${app.id}/runs/20/verdict`);
+    expect(body.data.failures.map((f) => [f.title, f.class, f.ticketKey])).toEqual([
+      ['first', 'quarantined', 'QA-99'],
+      ['second', 'new', null],
+    ]);
+  });
+
   it('answers 404 for an unknown app or run and 400 for a bad run number', async () => {
     expect((await apiJson(server, 'GET', `/api/apps/${app.id}/runs/999/verdict`)).status).toBe(404);
     expect((await apiJson(server, 'GET', `/api/apps/99999/runs/1/verdict`)).status).toBe(404);
