@@ -4,6 +4,7 @@ import { ErrorMessage, Spinner } from '../components/ui';
 import { Link, usePageTitle, usePath } from '../lib/router';
 import { formatDateTime } from '../lib/time';
 import { useAsync } from '../lib/useAsync';
+import './run-page.css';
 
 const GROUPS: [Failure['class'], string][] = [
   ['new', 'New failures'],
