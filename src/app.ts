@@ -23,6 +23,8 @@ import { keysRoutes } from './modules/keys/keys.routes.js';
 import { ApiKey } from './modules/keys/keys.schema.js';
 import { statusRoutes } from './modules/status/status.routes.js';
 import { suspectsRoutes } from './modules/suspects/suspects.routes.js';
+import { verdictRoutes } from './modules/verdict/verdict.routes.js';
+import { Verdict } from './modules/verdict/verdict.schema.js';
 import { ToDoItem } from './modules/todos/todos.schema.js';
 import { ManualRun } from './modules/manual-runs/manual-runs.schema.js';
 import { manualRunsRoutes } from './modules/manual-runs/manual-runs.routes.js';
@@ -40,6 +42,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportDetail, ReportSummary } from './modules/reports/reports.schema.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { testResultsRoutes } from './modules/test-results/test-results.routes.js';
+import { testsRoutes } from './modules/tests/tests.routes.js';
 import { Webhook, WebhookDelivery } from './modules/webhooks/webhooks.schema.js';
 
 /** A method and path the router answers, and whether it is public (no key needed). */
@@ -90,6 +93,7 @@ const SHARED_SCHEMAS = [
   Webhook,
   WebhookDelivery,
   ApiKey,
+  Verdict,
 ];
 
 /** Fastify with the process's logger, time-outs, proxy trust, compilers and request ids. */
@@ -147,6 +151,7 @@ function apiScope(container: Container): FastifyPluginAsync {
     await api.register(authRoutes, { guard });
     await api.register(appsRoutes, container.apps);
     await api.register(suspectsRoutes, container.suspects);
+    await api.register(verdictRoutes, container.verdict);
     await api.register(todosRoutes, container.todos);
     await api.register(jobsRoutes, container.jobs);
     await api.register(statusRoutes, container.status);
@@ -159,6 +164,7 @@ function apiScope(container: Container): FastifyPluginAsync {
     await api.register(reportsRoutes, container.reports);
     await api.register(quarantineRoutes, container.quarantine);
     await api.register(testResultsRoutes, container.testResults);
+    await api.register(testsRoutes, container.tests);
     await api.register(keysRoutes, container.keys);
   };
 }

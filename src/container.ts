@@ -26,9 +26,11 @@ import { createReportsModule } from './modules/reports/reports.module.js';
 import { createIntegrationStatus } from './modules/status/integration-status.js';
 import { createStatusModule } from './modules/status/status.module.js';
 import { createSuspectsModule } from './modules/suspects/suspects.module.js';
+import { createVerdictModule } from './modules/verdict/verdict.module.js';
 import { createTodosModule } from './modules/todos/todos.module.js';
 import { createTrackerModule } from './modules/tracker/tracker.module.js';
 import { createTestResultsModule } from './modules/test-results/test-results.module.js';
+import { createTestsModule } from './modules/tests/tests.module.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import type { ModuleDeps } from './modules/module-deps.js';
 
@@ -152,14 +154,29 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
   const jobs = createJobsModule(deps, {
     clientAt: (baseUrl) => new DashboardClient({ baseUrl, apiKey: config.apiKey }),
   });
-  const quarantine = createQuarantineModule(deps, { jira: integrations.jira, notify, clock });
+  const quarantine = createQuarantineModule(deps, {
+    jira: integrations.jira,
+    notify,
+    clock,
+    // The tests module is built below, over the quarantine's effects.
+    failingTestsOf: (appId, spec) => tests.service.failingTestsOfLatestRun(appId, spec),
+  });
   // An accepted upload asks for the reports it changes (the reports module, built below).
   const testResults = createTestResultsModule(deps, {
     onAccepted: async (upload) => void (await reports.refreshes.request(upload)),
+    // …and schedules the pull-request feedback of its run (the verdict module, built below).
+    onRunUploaded: (upload) => verdict.runChanged(upload),
   });
+  const tests = createTestsModule(deps, { quarantine: quarantine.effects });
   const suspects = createSuspectsModule(deps, {
     github: integrations.github,
     appsRepository: apps.repository,
+  });
+  const verdict = createVerdictModule(deps, {
+    github: integrations.githubFeedback,
+    suspects: suspects.service,
+    quarantine: quarantine.effects,
+    now: () => new Date(clock()),
   });
   const reports = createReportsModule(deps, {
     appsRepository: apps.repository,
@@ -174,6 +191,7 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
       pullRequestsWithin: (input, budgetMs) => suspects.service.pullRequestsWithin(input, budgetMs),
     },
     onProcessed: (outcome, seconds) => metrics.reportProcessed(outcome, seconds),
+    testCounts: (appId, date, specs) => tests.service.testCountsOfSpecs(appId, date, specs),
   });
   return {
     /** Keys made through `/api/keys`: scoped, stored as hashes, revocable. */
@@ -193,6 +211,10 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
     quarantine,
     reports,
     testResults,
+    /** Run verdicts, the run page and the pull-request feedback of settled runs. */
+    verdict,
+    /** Every test of the uploads (issue #36): lists, a test's results, what the verdict reads. */
+    tests,
   };
 }
 
@@ -224,6 +246,7 @@ export function createContainer(infrastructure: Infrastructure) {
       await modules.notifications.drain();
       await modules.push.delivery.drain();
       await modules.webhooks.dispatcher.stop();
+      await modules.verdict.poller.stop();
     },
   };
 }

@@ -2,6 +2,7 @@ import { DashboardClient } from '../client/dashboard-client.js';
 import { DashboardApiError } from '../client/errors.js';
 import type { RawBody } from '../client/transport.js';
 import type { CliOutput } from './jobs-command.js';
+import { filesOwnExitCode, type GateClass, type GateVerdict, gateExitCode, printVerdict } from './gate.js';
 import { prepareReport } from './report-file.js';
 import {
   blockedWarning,
@@ -52,7 +53,54 @@ export async function uploadCommand(
     // (and each refused key brings the address closer to a block).
     if (outcome === 'stop') break;
   }
+  if (planned.plan.gate) return runGate(planned.plan, planned.plan.gate.failOn, uploader.state, failures, io);
   return failures > 0 ? 1 : 0;
+}
+
+/**
+ * `--gate`: the run's verdict decides the exit code. When the dashboard cannot be reached or
+ * answers 5xx (for an upload or the verdict), the files' own verdict does, said on stderr.
+ */
+async function runGate(
+  plan: UploadPlan,
+  failOn: GateClass[],
+  state: UploaderState,
+  failures: number,
+  io: CliOutput,
+): Promise<number> {
+  const fallBack = async (why: string) => {
+    io.err(`${why}: the gate exits with the files' own verdict (1 when a test failed)`);
+    return filesOwnExitCode(plan.files);
+  };
+  if (state.down) return fallBack('the dashboard could not be reached or failed');
+  if (failures > 0 || state.appId === undefined) return 1;
+  const url = `${plan.baseUrl}/api/apps/${state.appId}/runs/${plan.query.run}/verdict`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      headers: { 'x-api-key': plan.apiKey, accept: 'application/json' },
+      signal: AbortSignal.timeout(plan.timeoutMs),
+    });
+  } catch {
+    return fallBack(`cannot reach the dashboard at ${plan.baseUrl} for the verdict`);
+  }
+  if (response.status >= 500) return fallBack(`the dashboard answered ${response.status} for the verdict`);
+  if (!response.ok) {
+    io.err(
+      `the dashboard refused the verdict (${response.status}): ${(await response.text()).slice(0, 300)}`,
+    );
+    return 1;
+  }
+  const { data } = (await response.json()) as { data: GateVerdict };
+  printVerdict(data, failOn, io);
+  return gateExitCode(data, failOn);
+}
+
+interface UploaderState {
+  /** The dashboard could not be reached or answered 5xx. */
+  down: boolean;
+  /** The app's id, from a stored upload's answer. */
+  appId: number | undefined;
 }
 
 function createUploader(plan: UploadPlan, io: CliOutput) {
@@ -63,6 +111,7 @@ function createUploader(plan: UploadPlan, io: CliOutput) {
     retries: 2,
   });
   let appCreation: 'not tried' | 'created' | 'failed' = 'not tried';
+  const state: UploaderState = { down: false, appId: undefined };
 
   async function send(report: RawBody): Promise<{ created: boolean; data: UploadAnswer }> {
     try {
@@ -79,6 +128,7 @@ function createUploader(plan: UploadPlan, io: CliOutput) {
   function reportFailure(file: string, error: unknown): FileOutcome {
     const unreachable = unreachableMessage(plan.baseUrl, error);
     if (unreachable !== undefined) {
+      state.down = true;
       io.err(unreachable);
       return 'stop';
     }
@@ -86,6 +136,7 @@ function createUploader(plan: UploadPlan, io: CliOutput) {
       io.err(`${file}: upload failed: ${error instanceof Error ? error.message : String(error)}`);
       return 'failed';
     }
+    if (error.status >= 500) state.down = true;
     const hint = error.status === 404 && plan.createAppName === undefined ? unknownAppHint(error) : '';
     io.err(`${file}: upload failed: ${describeApiError(error)}${hint}`);
     if (error.status === 401) io.err(UNAUTHORIZED_WARNING);
@@ -102,6 +153,7 @@ function createUploader(plan: UploadPlan, io: CliOutput) {
         contentEncoding: 'gzip',
       });
       io.out(summaryLine(file, created, data));
+      state.appId = data.appId;
       const warning = crashWarning(data);
       // The file was stored: a crashed run is news, not a failed upload.
       if (warning !== undefined) io.err(warning);
@@ -111,7 +163,7 @@ function createUploader(plan: UploadPlan, io: CliOutput) {
     }
   }
 
-  return { uploadFile };
+  return { uploadFile, state };
 }
 
 /**

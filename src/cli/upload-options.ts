@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { absoluteRoot, present, runFromCi } from './ci-environment.js';
 import { commitAuthor } from './commit-author.js';
+import { type GateClass, parseFailOn } from './gate.js';
 
 export const UPLOAD_USAGE = `Usage:
   dashboard upload FILE... --app CODE [options]
@@ -27,6 +28,12 @@ Options (each defaults to what GitHub Actions, CircleCI or GitLab CI say about t
                         CIRCLE_REPOSITORY_URL or CI_PROJECT_URL) when it does not exist yet;
                         an existing app is left as it is
   --timeout SECONDS     how long to wait for each answer (default 60)
+  --gate                marks the uploads final, reads the run's verdict and prints it by class
+                        with a link to the run page; exits 1 when a failure is in a --fail-on
+                        class or the run errored, else 0. When the dashboard cannot be reached or
+                        answers 5xx, exits with the files' own verdict (1 if any test failed)
+  --fail-on CLASSES     with --gate: comma list of new, failing_on_default_branch, known_flaky
+                        (default new)
   -h, --help            this text`;
 
 /** Everything one `dashboard upload` needs, read from the flags and the environment. */
@@ -39,6 +46,8 @@ export interface UploadPlan {
   createAppName?: string;
   repositoryUrl?: string;
   timeoutMs: number;
+  /** `--gate`: the verdict decides the exit code, failing on these classes. */
+  gate?: { failOn: GateClass[] };
 }
 
 export type PlanResult =
@@ -58,6 +67,8 @@ const OPTIONS = {
   root: { type: 'string' },
   'create-app': { type: 'string' },
   timeout: { type: 'string' },
+  gate: { type: 'boolean' },
+  'fail-on': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -76,6 +87,7 @@ export async function planUpload(args: string[], env: NodeJS.ProcessEnv, cwd: st
   const ci = runFromCi(env);
   const run = values.run ?? ci.run;
   const timeout = values.timeout ?? '60';
+  const failOn = parseFailOn(values['fail-on']);
   const problems = [
     files.length === 0 ? 'no report file given' : undefined,
     values.app ? undefined : '--app is required',
@@ -90,6 +102,8 @@ export async function planUpload(args: string[], env: NodeJS.ProcessEnv, cwd: st
     baseUrl ? undefined : 'DASHBOARD_URL is not set',
     baseUrl && !/^https?:\/\/[^/]/i.test(baseUrl) ? 'DASHBOARD_URL must be an http(s) URL' : undefined,
     apiKey ? undefined : 'DASHBOARD_API_KEY is not set',
+    typeof failOn === 'string' ? failOn : undefined,
+    values['fail-on'] !== undefined && !values.gate ? '--fail-on needs --gate' : undefined,
   ].filter((problem) => problem !== undefined);
   if (problems.length > 0) return { kind: 'usage', message: problems.join('; ') };
 
@@ -107,6 +121,7 @@ export async function planUpload(args: string[], env: NodeJS.ProcessEnv, cwd: st
   ];
   const query: UploadPlan['query'] = { app: values.app!, run: run! };
   for (const [name, value] of known) if (value !== undefined && value !== '') query[name] = value;
+  if (values.gate) query.final = 'true';
   return {
     kind: 'plan',
     plan: {
@@ -117,6 +132,7 @@ export async function planUpload(args: string[], env: NodeJS.ProcessEnv, cwd: st
       createAppName: values['create-app'],
       repositoryUrl: ci.repositoryUrl,
       timeoutMs: Math.ceil(Number(timeout) * 1000),
+      ...(values.gate && typeof failOn !== 'string' ? { gate: { failOn } } : {}),
     },
   };
 }

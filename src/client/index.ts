@@ -69,3 +69,4 @@ export {
   TODO_LIMITS,
   WEBHOOK_LIMITS,
 } from './field-limits.js';
+export type { RunDetails, Verdict, VerdictFailure } from '../modules/verdict/verdict.schema.js';

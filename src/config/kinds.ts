@@ -32,6 +32,16 @@ export function integer<O extends IntegerOptions>(options: O): Variable<number, 
   return defineVariable(options, parse, String);
 }
 
+/** A number between 0 and 1, written as a decimal (`0.05`). */
+export function fraction<O extends VariableOptions<number>>(options: O): Variable<number, O> {
+  const parse = (value: string) => {
+    if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(value))
+      invalid(`must be a number between 0 and 1, got "${value}"`);
+    return Number(value);
+  };
+  return defineVariable(options, parse, String);
+}
+
 export interface UrlOptions extends VariableOptions<string> {
   /** Accepted schemes (default http: and https:). */
   protocols?: readonly string[];

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { integer, list, oneOf, text, url } from './kinds.js';
+import { delays, fraction, integer, list, oneOf, text, url } from './kinds.js';
 import { INTEGRATION_VARIABLES, JOB_VARIABLES } from './integration-schema.js';
 import { database, roles, routeRateLimits, trustProxy } from './process-kinds.js';
 
@@ -169,6 +169,37 @@ export const ConfigSchema = Type.Object({
       maximum: 3_600_000,
       description:
         'how long the reports an upload changes wait for more uploads before they are regenerated (docs/uploads.md)',
+    }),
+  }),
+  verdict: Type.Object({
+    publicUrl: url({
+      env: 'DASHBOARD_PUBLIC_URL',
+      unset: '`API_BASE_URL`',
+      description: "the web UI's address, for the run pages linked from pull requests and the CI gate",
+    }),
+    flakyThreshold: fraction({
+      env: 'FLAKY_THRESHOLD',
+      default: 0.05,
+      description:
+        "flake rate on the default branch (14 days, 5 runs or more) from which a failing test is a known flaky one in a run's verdict",
+    }),
+    feedbackDelayMs: integer({
+      env: 'PR_FEEDBACK_DELAY_MS',
+      default: 10_000,
+      maximum: 3_600_000,
+      description:
+        'how long a run waits after its last upload before its pull-request feedback is posted (an upload with `final=true` settles it at once)',
+    }),
+    feedbackRetryDelaysMs: delays({
+      env: 'PR_FEEDBACK_RETRY_DELAYS_MS',
+      default: [1000, 4000, 16_000],
+      description: 'waits before each retry of a GitHub call that answered 5xx or a rate limit (comma list)',
+    }),
+    feedbackPollMs: integer({
+      env: 'PR_FEEDBACK_POLL_MS',
+      default: 1000,
+      minimum: 10,
+      description: 'how often a worker looks for settled runs whose feedback is due',
     }),
   }),
   ...INTEGRATION_VARIABLES,

@@ -19,6 +19,10 @@ export interface AppsTable {
   e2e_trigger_configuration: string | null;
   /** Page of the app's source repository (`https://github.com/<owner>/<repo>`); null until set. */
   repository_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The branch a run's failures are compared with (migration 014). */
+  default_branch: ColumnType<string, string | undefined, string>;
+  /** `off`, `status`, `comment` or `both`: what a settled run posts on GitHub. */
+  pr_feedback: ColumnType<string, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: string;
 }
@@ -234,6 +238,8 @@ export interface QuarantinesTable {
   created_at: CreatedAt;
   lifted_at: string | null;
   lifted_reason: string | null;
+  /** The title path of the one test it sets aside; '' for the whole spec (migration 013). */
+  test: ColumnType<string, string | undefined, string>;
 }
 
 /** One uploaded report file of an app's CI run (several per run when the CI is sharded). */
@@ -280,6 +286,23 @@ export interface TestResultSpecsTable {
   skipped: number;
   duration_ms: number | null;
   first_failure_message: string | null;
+  /** The spec's tests' results packed together (see src/modules/tests/result-pack.ts); null before migration 013. */
+  results: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+}
+
+/** A test of an app: spec, title path and project, shared by all its results (migration 013). */
+export interface TestIdentitiesTable {
+  id: Generated<number>;
+  app_id: number;
+  /** A hash of app, spec, title and project: the API's `testId`. */
+  key: string;
+  spec: string;
+  /** The title path joined with ` › `. */
+  title: string;
+  /** The Playwright project, '' when none. */
+  project: string;
+  /** The day (YYYY-MM-DD) of the last upload that held the test. */
+  last_seen: string;
 }
 
 /** One failed test of an upload with its error text (cut to 4 KB / 16 KB). */
@@ -292,6 +315,8 @@ export interface TestResultFailuresTable {
   stack: string;
   /** `file:line` of the failure when the reporter gave one. */
   location: string | null;
+  /** The test identity that failed (null before migration 013 or past MAX_FAILURES_KEPT). */
+  identity_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A report date an accepted upload asked to regenerate, due at `due_at` (claimed by one worker). */
@@ -317,6 +342,40 @@ export interface ApiKeysTable {
   revoked_at: string | null;
 }
 
+/** A run's pull-request feedback: due at `due_at`, claimed by one worker until `claimed_until`. */
+export interface PrFeedbackRunsTable {
+  app_id: number;
+  run_number: number;
+  due_at: string | null;
+  claimed_until: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  /** Digest of the verdict last delivered (null before the first). */
+  delivered_digest: string | null;
+  /** What the last delivery did or why none was made (JSON, see the verdict module). */
+  outcome: string | null;
+  outcome_at: string | null;
+  updated_at: string;
+}
+
+/** One verdict version of a run, posted once: the key is claimed before anything is posted. */
+export interface PrFeedbackDeliveriesTable {
+  app_id: number;
+  run_number: number;
+  digest: string;
+  claimed_at: string;
+  posted_at: string | null;
+  outcome: string | null;
+}
+
+/** The dashboard's comment on a pull request, one per app (`repository` is `owner/repo`, lower case). */
+export interface PrFeedbackCommentsTable {
+  app_id: number;
+  repository: string;
+  pull_number: number;
+  comment_id: ColumnType<number | string, number, number>;
+  updated_at: string;
+}
+
 export interface Database {
   apps: AppsTable;
   todos: TodosTable;
@@ -337,8 +396,12 @@ export interface Database {
   test_result_uploads: TestResultUploadsTable;
   test_result_specs: TestResultSpecsTable;
   test_result_failures: TestResultFailuresTable;
+  test_identities: TestIdentitiesTable;
   report_refreshes: ReportRefreshesTable;
   api_keys: ApiKeysTable;
+  pr_feedback_runs: PrFeedbackRunsTable;
+  pr_feedback_deliveries: PrFeedbackDeliveriesTable;
+  pr_feedback_comments: PrFeedbackCommentsTable;
 }
 
 /** The name of a table, as routes name the tables their cached answers are read from. */

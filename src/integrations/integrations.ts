@@ -7,6 +7,7 @@ import { loadServiceAccount } from './fcm/fcm-credentials.js';
 import { createFcmSender, type FcmSender } from './fcm/fcm-sender.js';
 import { createGitHubClient, type GitHubClient } from './github/github-client.js';
 import { describeGitHubConfig } from './github/github-config.js';
+import { createGitHubFeedbackClient, type GitHubFeedbackClient } from './github/github-feedback.js';
 import { createJiraClient, type JiraClient } from './jira/jira-client.js';
 import { readJiraSettings } from './jira/jira-config.js';
 import { sendWebhook } from './webhooks/webhook-sender.js';
@@ -24,6 +25,8 @@ export interface JiraIntegration {
 export interface Integrations {
   /** Pull requests and suspect commits; anonymous (public repositories only) without a token. */
   github: GitHubClient;
+  /** Commit statuses and pull-request comments of run verdicts (with retries; needs GITHUB_TOKEN). */
+  githubFeedback: GitHubFeedbackClient;
   jira: JiraIntegration;
   /** Manual E2E runs; undefined without `CIRCLECI_TOKEN` (triggering then answers 502). */
   circleci: CircleCiClient | undefined;
@@ -46,6 +49,13 @@ export function createIntegrations(config: Config, status: OutcomeReporters, log
   if (github.warning) log.warn(github.warning);
   return {
     github: createGitHubClient(config, log, status.outcomes('github', [config.github.token])),
+    githubFeedback: createGitHubFeedbackClient({
+      apiUrl: config.github.apiUrl,
+      token: config.github.token,
+      timeoutMs,
+      retryDelaysMs: config.verdict.feedbackRetryDelaysMs,
+      outcomes: status.outcomes('github', [config.github.token]),
+    }),
     jira: jiraFromConfig(config, status, log),
     circleci: circleCiFromConfig(config, status, log),
     cypress: createCypressClient({

@@ -58,11 +58,14 @@ export async function startWorkerRole(container: Container): Promise<ReportWorke
   container.manualRuns.poller.start();
   // Whichever API or worker process claims a queued webhook delivery sends it.
   container.webhooks.dispatcher.start();
+  // Pull-request feedback of settled runs, each run claimed by one process.
+  container.verdict.poller.start();
   return {
     processor: reports.processor,
     async stop(graceMs = SHUTDOWN_GRACE_MS) {
       await reports.stop(graceMs);
       await container.manualRuns.poller.stop();
+      await container.verdict.poller.stop();
     },
   };
 }

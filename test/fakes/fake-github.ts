@@ -2,6 +2,11 @@ import { createHash } from 'node:crypto';
 import { type FakeFaults, listenOnLoopback, noFaults } from './fake-http.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createFakeCommitStore } from './fake-github-commits.js';
+import {
+  createFakeFeedbackStore,
+  type RecordedComment,
+  type RecordedStatus,
+} from './fake-github-feedback.js';
 
 export { fakeCommit, fakeCommitPull } from './fake-github-commits.js';
 
@@ -38,6 +43,11 @@ export interface FakeGitHub extends FakeFaults {
   /** The pull requests containing a commit (from `fakeCommitPull`). */
   setCommitPulls(owner: string, repo: string, sha: string, pulls: Record<string, unknown>[]): void;
   rateLimitRemaining: number;
+  /** Commit statuses posted, oldest first. */
+  readonly statuses: RecordedStatus[];
+  /** Issue comments, with every body each had (created, then edited). */
+  readonly comments: RecordedComment[];
+  deleteComment(id: number): void;
   close(): Promise<void>;
 }
 
@@ -127,6 +137,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const limit = options.rateLimit ?? 5000;
   const pulls = new Map<string, Record<string, unknown>>();
   const commits = createFakeCommitStore();
+  const feedback = createFakeFeedbackStore();
   const requests: RecordedRequest[] = [];
   const resetAt = Math.floor(Date.now() / 1000) + 3600;
 
@@ -164,7 +175,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     return status;
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse): number | undefined => {
+  const handle = (req: IncomingMessage, res: ServerResponse, raw: string): number | undefined => {
     if (state.hang) return undefined;
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     if (!req.headers['user-agent']) {
@@ -184,6 +195,15 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     if (!path.startsWith(`${prefix}/`)) {
       sendJson(res, 404, { message: 'Not Found', documentation_url: DOCS, status: '404' });
       return 404;
+    }
+    const feedbackPath = path.slice(prefix.length);
+    if (feedback.handles(req.method ?? 'GET', feedbackPath)) {
+      // Faults and the rate limit answer first: a refused write is not recorded.
+      if (state.failWith !== undefined || state.rateLimitRemaining <= 0)
+        return answerCommitRoute(res, 500, {});
+      const query = new URL(req.url ?? '/', 'http://fake').searchParams;
+      const written = feedback.answer(req.method ?? 'GET', feedbackPath, query, raw)!;
+      return answerCommitRoute(res, written.status, written.body);
     }
     const match = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)$/.exec(path.slice(prefix.length));
     if (req.method === 'GET' && !match) {
@@ -233,9 +253,10 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   };
 
   const server = createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const status = handle(req, res);
+      const status = handle(req, res, Buffer.concat(chunks).toString('utf8'));
       requests.push({
         method: req.method ?? '',
         path: req.url ?? '',
@@ -254,6 +275,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     removePull: (owner, repo, number) => void pulls.delete(`${owner}/${repo}/${number}`),
     setCommits: (owner, repo, history) => commits.setCommits(owner, repo, history),
     setCommitPulls: (owner, repo, sha, list) => commits.setCommitPulls(owner, repo, sha, list),
+    statuses: feedback.statuses,
+    comments: feedback.comments,
+    deleteComment: (id) => feedback.deleteComment(id),
     close,
   } satisfies Omit<FakeGitHub, keyof typeof state>);
 }

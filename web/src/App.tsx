@@ -1,3 +1,4 @@
+import { RunPage } from './pages/RunPage';
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { ClientProvider, onUnauthorized, storedKey, storeKey } from './api/client';
 import { ConnectionBar } from './components/ConnectionBar';
@@ -50,6 +51,7 @@ const PAGES = [
 /** Pages reached by links, not by the navigation; `section` is the navigation entry they belong to. */
 const LINKED_PAGES: { pattern: RegExp; section: string; Page: ComponentType }[] = [
   { pattern: /^\/apps\/\d+\/report$/, section: '/', Page: AppReportPage },
+  { pattern: /^\/apps\/\d+\/runs\/\d+$/, section: '/apps', Page: RunPage },
 ];
 
 /** The page for a path and the navigation entry to mark current; unknown paths get "not found". */

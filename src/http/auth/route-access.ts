@@ -22,7 +22,12 @@ export interface RouteAccess {
    * parameter naming the application, by code or by id. A list route without the parameter is
    * told the allowed ids in `request.appLimit` and filters by them.
    */
-  readonly uploadApps?: { readonly query: string; readonly by: 'code' | 'id' };
+  readonly uploadApps?: {
+    readonly query: string;
+    readonly by: 'code' | 'id';
+    /** Where the parameter is: the query string (default) or the path (`/apps/:id/...`). */
+    readonly in?: 'query' | 'params';
+  };
 }
 
 declare module 'fastify' {
@@ -86,7 +91,10 @@ export function registerAppLimits(
     const limit = request.routeOptions.config.access?.uploadApps;
     const credential = request.credential;
     if (!limit || !credential || sharesCachedAnswers(credential)) return;
-    const value = (request.query as Record<string, unknown> | undefined)?.[limit.query];
+    const source = limit.in === 'params' ? request.params : request.query;
+    const raw = (source as Record<string, unknown> | undefined)?.[limit.query];
+    // Path parameters arrive as text (`/apps/7/...`); the ids they are compared with are numbers.
+    const value = limit.in === 'params' && limit.by === 'id' && typeof raw === 'string' ? Number(raw) : raw;
     if (limit.by === 'code') {
       if (typeof value === 'string' && credential.apps.includes(value)) return;
     } else {

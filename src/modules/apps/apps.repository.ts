@@ -37,6 +37,8 @@ export interface AppWrite {
   watching: boolean;
   triggerConfiguration: TriggerConfiguration | null;
   repositoryUrl: string | null;
+  defaultBranch: string;
+  prFeedback: string;
 }
 
 export interface AppRunStats {
@@ -102,6 +104,8 @@ export function createAppsRepository(db: Db) {
             watching: toDbBoolean(input.watching),
             e2e_trigger_configuration: encodeTrigger(input.triggerConfiguration),
             repository_url: input.repositoryUrl,
+            default_branch: input.defaultBranch,
+            pr_feedback: input.prFeedback,
             created_at: now,
             updated_at: now,
           })
@@ -128,6 +132,8 @@ export function createAppsRepository(db: Db) {
               ? { e2e_trigger_configuration: encodeTrigger(patch.triggerConfiguration) }
               : {}),
             ...(patch.repositoryUrl !== undefined ? { repository_url: patch.repositoryUrl } : {}),
+            ...(patch.defaultBranch !== undefined ? { default_branch: patch.defaultBranch } : {}),
+            ...(patch.prFeedback !== undefined ? { pr_feedback: patch.prFeedback } : {}),
             updated_at: nowIso(),
           })
           .where('id', '=', id)

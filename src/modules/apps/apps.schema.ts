@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { APP_LIMITS } from '../../client/field-limits.js';
 import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
-import { HttpUrl, Nullable, OrNull, Text, Timestamp } from '../../http/plumbing/schemas.js';
+import { HttpUrl, Nullable, OrNull, StringEnum, Text, Timestamp } from '../../http/plumbing/schemas.js';
 
 export const TriggerConfigurationInput = Type.Object(
   {
@@ -30,6 +30,15 @@ export const LastApplicationRun = Type.Object({
 });
 export type LastApplicationRun = Static<typeof LastApplicationRun>;
 
+/** What a settled run of the app posts on its pull requests (issue #37). */
+export const PR_FEEDBACK_MODES = ['off', 'status', 'comment', 'both'] as const;
+export type PrFeedbackMode = (typeof PR_FEEDBACK_MODES)[number];
+const PrFeedbackMode = Type.Unsafe<PrFeedbackMode>({
+  ...StringEnum(PR_FEEDBACK_MODES),
+  description:
+    'Pull-request feedback of settled runs: a commit status, one edited comment per pull request, both, or off',
+});
+
 export const ApplicationDetails = Type.Object(
   {
     id: Type.Integer(),
@@ -39,6 +48,8 @@ export const ApplicationDetails = Type.Object(
     watching: Type.Boolean(),
     e2eTriggerConfiguration: OrNull(TriggerConfiguration),
     repositoryUrl: OrNull(Type.String({ description: 'Page of the source repository; null when unset' })),
+    defaultBranch: Type.String({ description: "The branch a run's failures are compared with" }),
+    prFeedback: PrFeedbackMode,
     lastRun: OrNull(LastApplicationRun),
     e2eRunsQuantity: Type.Integer(),
     createdAt: Timestamp,
@@ -55,6 +66,8 @@ const appFields = {
   watching: Type.Boolean(),
   e2eTriggerConfiguration: Nullable(TriggerConfigurationInput),
   repositoryUrl: Nullable(HttpUrl(APP_LIMITS.repositoryUrl)),
+  defaultBranch: Text(255, { description: 'Default `main`' }),
+  prFeedback: PrFeedbackMode,
 };
 
 export const CreateAppBody = Type.Object(
@@ -65,6 +78,8 @@ export const CreateAppBody = Type.Object(
     watching: Type.Optional(appFields.watching),
     e2eTriggerConfiguration: Type.Optional(appFields.e2eTriggerConfiguration),
     repositoryUrl: Type.Optional(appFields.repositoryUrl),
+    defaultBranch: Type.Optional(appFields.defaultBranch),
+    prFeedback: Type.Optional(appFields.prFeedback),
   },
   { additionalProperties: false },
 );

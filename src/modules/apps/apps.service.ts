@@ -2,7 +2,14 @@ import { NotFoundError } from '../../shared/errors.js';
 import type { Page } from '../../shared/page.js';
 import { todayUtc } from '../../shared/time.js';
 import type { AppRow, AppRunStats, AppsRepository, AppWrite, ManualRunRow } from './apps.repository.js';
-import type { ApplicationDetails, CreateAppBody, LastApplicationRun, UpdateAppBody } from './apps.schema.js';
+import {
+  type ApplicationDetails,
+  type CreateAppBody,
+  type LastApplicationRun,
+  PR_FEEDBACK_MODES,
+  type PrFeedbackMode,
+  type UpdateAppBody,
+} from './apps.schema.js';
 
 export type AppChange = 'created' | 'deleted' | 'watching_changed';
 
@@ -33,12 +40,18 @@ export function toApplicationDetails(row: AppRow, stats: AppRunStats | undefined
     watching: row.watching,
     e2eTriggerConfiguration: row.e2e_trigger_configuration,
     repositoryUrl: row.repository_url,
+    defaultBranch: row.default_branch,
+    prFeedback: toPrFeedbackMode(row.pr_feedback),
     lastRun: stats?.lastRun ? toLastRun(stats.lastRun) : null,
     e2eRunsQuantity: stats?.runsToday ?? 0,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
 }
+
+/** A stored mode the schema does not know (written by hand) reads as off. */
+export const toPrFeedbackMode = (value: string): PrFeedbackMode =>
+  (PR_FEEDBACK_MODES as readonly string[]).includes(value) ? (value as PrFeedbackMode) : 'off';
 
 const startOfTodayUtc = () => `${todayUtc()}T00:00:00.000Z`;
 
@@ -54,6 +67,8 @@ function toWrite(body: UpdateAppBody): Partial<AppWrite> {
         }
       : {}),
     ...(body.repositoryUrl !== undefined ? { repositoryUrl: body.repositoryUrl } : {}),
+    ...(body.defaultBranch !== undefined ? { defaultBranch: body.defaultBranch } : {}),
+    ...(body.prFeedback !== undefined ? { prFeedback: body.prFeedback } : {}),
   };
 }
 
@@ -104,6 +119,8 @@ export function createAppsService({ appsRepository, onAppChange, onTriggerChange
         watching: body.watching ?? true,
         triggerConfiguration: body.e2eTriggerConfiguration ?? null,
         repositoryUrl: body.repositoryUrl ?? null,
+        defaultBranch: body.defaultBranch ?? 'main',
+        prFeedback: body.prFeedback ?? 'off',
       });
       const app = toApplicationDetails(row, undefined);
       announce('created', app);

@@ -3,7 +3,7 @@ import type { ModuleDeps } from '../module-deps.js';
 import type { NotificationSink } from '../notifications/notification-sink.js';
 import { createQuarantineRepository } from './quarantine.repository.js';
 import { createQuarantineService, type QuarantineService } from './quarantine.service.js';
-import { createQuarantineEffects, type QuarantineEffects } from './report-effects.js';
+import { createQuarantineEffects, type FailingTestsOf, type QuarantineEffects } from './report-effects.js';
 import { createQuarantineReview, type QuarantineReview } from './review.js';
 
 export interface QuarantineModule {
@@ -17,7 +17,13 @@ export interface QuarantineModule {
 /** Known failures, their review against the process's Jira client and their effects on reports. */
 export function createQuarantineModule(
   { config, db }: ModuleDeps,
-  links: { jira: JiraIntegration; notify: NotificationSink; clock: () => number },
+  links: {
+    jira: JiraIntegration;
+    notify: NotificationSink;
+    clock: () => number;
+    /** Which tests of a spec failed in its latest run (test-level quarantines need it). */
+    failingTestsOf?: FailingTestsOf;
+  },
 ): QuarantineModule {
   const repository = createQuarantineRepository(db);
   return {
@@ -30,7 +36,7 @@ export function createQuarantineModule(
       clock: links.clock,
       secrets: [config.jira.apiToken],
     }),
-    effects: createQuarantineEffects(repository),
+    effects: createQuarantineEffects(repository, links.failingTestsOf),
     clock: links.clock,
   };
 }

@@ -10,6 +10,8 @@ export type QuarantineRow = Selectable<QuarantinesTable>;
 export interface NewQuarantine {
   appId: number;
   spec: string;
+  /** The title path of one test of the spec; '' for the whole spec. */
+  test: string;
   reason: string;
   ticketKey: string | null;
   expiresAt: string | null;
@@ -44,6 +46,7 @@ export function createQuarantineRepository(db: Db) {
       const row = {
         app_id: values.appId,
         spec: values.spec,
+        test: values.test,
         reason: values.reason,
         ticket_key: values.ticketKey,
         expires_at: values.expiresAt,
@@ -101,6 +104,16 @@ export function createQuarantineRepository(db: Db) {
         .where('lifted_at', 'is', null)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
+    },
+
+    /** The spec and title path of an app's test by its testId. */
+    async testById(appId: number, testId: string): Promise<{ spec: string; title: string } | undefined> {
+      return db
+        .selectFrom('test_identities')
+        .select(['spec', 'title'])
+        .where('app_id', '=', appId)
+        .where('key', '=', testId)
+        .executeTakeFirst();
     },
 
     async appNames(ids: readonly number[]): Promise<Map<number, string>> {

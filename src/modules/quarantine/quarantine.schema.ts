@@ -14,6 +14,9 @@ export const Quarantine = Type.Object(
     id: Type.Integer(),
     appId: Type.Integer(),
     spec: Type.String(),
+    test: OrNull(
+      Type.String({ description: 'The title path of the one test set aside; null for the whole spec' }),
+    ),
     reason: Type.String(),
     ticketKey: OrNull(Type.String()),
     expiresAt: OrNull(Timestamp),
@@ -38,6 +41,11 @@ export const CreateQuarantineBody = Type.Object(
   {
     appId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
     spec: Text(QUARANTINE_LIMITS.spec),
+    test: Type.Optional(
+      Text(QUARANTINE_LIMITS.test, {
+        description: "One test of the spec only: its title path (' › ' between titles) or its testId",
+      }),
+    ),
     reason: Text(QUARANTINE_LIMITS.reason),
     ticketKey: Type.Optional(
       Nullable(Type.String({ pattern: TICKET_KEY_PATTERN, description: 'a tracker key like ABC-123' })),

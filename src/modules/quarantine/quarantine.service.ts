@@ -3,6 +3,7 @@ import type { Page } from '../../shared/page.js';
 import { ConflictError, NotFoundError, type ValidationDetail, ValidationError } from '../../shared/errors.js';
 import { parseIsoInstant } from '../../shared/time.js';
 import type { QuarantineFilter, QuarantineRepository, QuarantineRow } from './quarantine.repository.js';
+import { looksLikeTestId } from '../tests/test-identity.js';
 import type { CreateQuarantineBody, LiftedReason, Quarantine } from './quarantine.schema.js';
 
 export function toQuarantine(row: QuarantineRow): Quarantine {
@@ -10,6 +11,7 @@ export function toQuarantine(row: QuarantineRow): Quarantine {
     id: row.id,
     appId: row.app_id,
     spec: row.spec,
+    test: row.test === '' ? null : row.test,
     reason: row.reason,
     ticketKey: row.ticket_key,
     expiresAt: row.expires_at,
@@ -50,6 +52,23 @@ export function createQuarantineService({ repository, clock }: QuarantineService
     if (!names.has(appId)) throw new NotFoundError(`Application ${appId} not found`);
   }
 
+  /** The title path a body's `test` names ('' for none): a known testId of the spec is resolved. */
+  async function testOf(body: CreateQuarantineBody): Promise<string> {
+    const given = body.test?.trim() ?? '';
+    if (given === '') return '';
+    const known = looksLikeTestId(given) ? await repository.testById(body.appId, given) : undefined;
+    if (!known) return given;
+    if (known.spec !== body.spec) {
+      throw ValidationError.single(
+        'test',
+        'INVALID_VALUE',
+        `Test ${given} belongs to spec "${known.spec}", not "${body.spec}"`,
+        given,
+      );
+    }
+    return known.title;
+  }
+
   return {
     async create(body: CreateQuarantineBody): Promise<Quarantine> {
       const now = clock();
@@ -57,14 +76,21 @@ export function createQuarantineService({ repository, clock }: QuarantineService
       if (problems.length > 0) throw new ValidationError(problems);
       await requireApp(body.appId);
       const { spec } = body;
+      const test = await testOf(body);
       const conflict = () =>
-        new ConflictError(`Spec "${spec}" of application ${body.appId} is already quarantined`);
+        new ConflictError(
+          test === ''
+            ? `Spec "${spec}" of application ${body.appId} is already quarantined`
+            : `Test "${test}" of spec "${spec}" of application ${body.appId} is already quarantined`,
+        );
       const active = await repository.listActive(body.appId);
-      if (active.some((row) => row.spec === spec)) throw conflict();
+      // A test of a quarantined spec is already set aside with it.
+      if (active.some((row) => row.spec === spec && (row.test === test || row.test === ''))) throw conflict();
       try {
         const row = await repository.insert({
           appId: body.appId,
           spec,
+          test,
           reason: body.reason.trim(),
           ticketKey: body.ticketKey ?? null,
           expiresAt: body.expiresAt ? (parseIsoInstant(body.expiresAt) ?? null) : null,

@@ -33,13 +33,23 @@ export interface QuarantineEffects {
    * notifications pass unchanged.
    */
   filterReportNotifications(notifications: readonly NotificationInput[]): Promise<NotificationInput[]>;
+  /** The app's active quarantines as a lookup per test: its spec's, else its own. */
+  testLookup(appId: number): Promise<TestQuarantineLookup>;
 }
+
+/** Which active quarantine covers a test; null when none. */
+export type TestQuarantineLookup = (test: {
+  spec: string;
+  title: string;
+  testId: string;
+}) => SpecQuarantine | null;
 
 /** For callers built without the quarantine module (tools, unit tests): nothing is quarantined. */
 export const NO_QUARANTINES: QuarantineEffects = {
   annotateSpecs: (_appId, items) => Promise.resolve(items.map((item) => ({ ...item, quarantine: null }))),
   flagNewFailingSpecs: (items) => Promise.resolve(items.map((item) => ({ ...item, quarantined: false }))),
   filterReportNotifications: (notifications) => Promise.resolve([...notifications]),
+  testLookup: () => Promise.resolve(() => null),
 };
 
 /** Splits failing specs into new ones and known (quarantined) ones. */
@@ -62,29 +72,84 @@ function messageWithKnown(message: string, fresh: readonly string[], known: read
   return `${head.endsWith('.') ? head : `${head}.`} Failing: ${list}.${knownPart}${author}`;
 }
 
-export function createQuarantineEffects(repository: QuarantineRepository): QuarantineEffects {
+/** The title paths of the tests of a spec that failed in the app's latest run of it. */
+export type FailingTestsOf = (appId: number, spec: string) => Promise<string[]>;
+
+/**
+ * A spec is a known failure when a quarantine sets it aside whole, or when every test of it that
+ * failed in its latest run is quarantined (a test-level quarantine leaves its file's other tests
+ * alerting).
+ */
+async function knownSpecs(
+  active: readonly QuarantineRow[],
+  items: readonly { appId: number; spec: string }[],
+  failingTestsOf: FailingTestsOf | undefined,
+): Promise<Set<string>> {
+  const whole = new Set(active.filter((row) => row.test === '').map((row) => specKey(row.app_id, row.spec)));
+  const tests = new Map<string, Set<string>>();
+  for (const row of active.filter((quarantine) => quarantine.test !== '')) {
+    const key = specKey(row.app_id, row.spec);
+    tests.set(key, (tests.get(key) ?? new Set()).add(row.test));
+  }
+  const known = new Set<string>();
+  for (const item of items) {
+    const key = specKey(item.appId, item.spec);
+    if (whole.has(key)) known.add(key);
+    const covered = tests.get(key);
+    if (known.has(key) || !covered || !failingTestsOf) continue;
+    const failing = await failingTestsOf(item.appId, item.spec);
+    if (failing.length > 0 && failing.every((title) => covered.has(title))) known.add(key);
+  }
+  return known;
+}
+
+export function createQuarantineEffects(
+  repository: QuarantineRepository,
+  failingTestsOf?: FailingTestsOf,
+): QuarantineEffects {
   return {
     async annotateSpecs(appId, items) {
       const active = items.length === 0 ? [] : await repository.listActive(appId);
-      const bySpec = new Map(active.map((row) => [row.spec, toSpecQuarantine(row)]));
+      // A spec item shows the quarantine of the whole spec only.
+      const bySpec = new Map(
+        active.filter((row) => row.test === '').map((row) => [row.spec, toSpecQuarantine(row)]),
+      );
       return items.map((item) => ({ ...item, quarantine: bySpec.get(item.spec) ?? null }));
     },
 
     async flagNewFailingSpecs(items) {
       const active = items.length === 0 ? [] : await repository.listActive();
-      const keys = new Set(active.map((row) => specKey(row.app_id, row.spec)));
+      const keys = await knownSpecs(active, items, failingTestsOf);
       return items.map((item) => ({ ...item, quarantined: keys.has(specKey(item.appId, item.spec)) }));
+    },
+
+    async testLookup(appId) {
+      const active = await repository.listActive(appId);
+      const byTest = new Map(active.map((row) => [specKey(appId, `${row.spec}\u0000${row.test}`), row]));
+      return (test) => {
+        const row =
+          byTest.get(specKey(appId, `${test.spec}\u0000`)) ??
+          byTest.get(specKey(appId, `${test.spec}\u0000${test.title}`));
+        return row ? toSpecQuarantine(row) : null;
+      };
     },
 
     async filterReportNotifications(notifications) {
       const failures = notifications.filter((notification) => notification.type === 'e2e_failure');
       if (failures.length === 0) return [...notifications];
       const active = await repository.listActive();
+      const failing = failures.flatMap((notification) => {
+        const data = notification.data ?? {};
+        const specs = Array.isArray(data.failingSpecs) ? (data.failingSpecs as string[]) : [];
+        return typeof data.appId === 'number'
+          ? specs.map((spec) => ({ appId: data.appId as number, spec }))
+          : [];
+      });
+      const known = await knownSpecs(active, failing, failingTestsOf);
       const byApp = new Map<number, Set<string>>();
-      for (const row of active) {
-        const specs = byApp.get(row.app_id) ?? new Set<string>();
-        specs.add(row.spec);
-        byApp.set(row.app_id, specs);
+      for (const item of failing) {
+        if (!known.has(specKey(item.appId, item.spec))) continue;
+        byApp.set(item.appId, (byApp.get(item.appId) ?? new Set<string>()).add(item.spec));
       }
       const kept: NotificationInput[] = [];
       for (const notification of notifications) {

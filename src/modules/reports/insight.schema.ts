@@ -75,6 +75,20 @@ export const SpecStat = Type.Object(
         { description: "First line of the first failure message of the spec's last failed run" },
       ),
     ),
+    tests: OrNull(
+      Type.Object(
+        {
+          total: Type.Integer(),
+          failing: Type.Integer({ description: 'Tests whose last run failed' }),
+          flaky: Type.Integer({ description: 'Tests flaky in the window (by retry or the same commit)' }),
+          skipped: Type.Integer({ description: 'Tests whose last run skipped' }),
+        },
+        {
+          description:
+            "The spec's tests in the report's window, for apps fed by uploads (null for the Cypress export, which has no test level)",
+        },
+      ),
+    ),
   },
   { title: 'SpecStat' },
 );

@@ -10,10 +10,24 @@ import type { ReportChanges } from './insight.schema.js';
 import { hasReadyVersion } from './summary-view.js';
 import { type SpecsRepository, type SpecStatus, toSpecStat } from './specs.repository.js';
 
+/** A spec's tests in a report's window. */
+export interface SpecTestCounts {
+  total: number;
+  failing: number;
+  flaky: number;
+  skipped: number;
+}
+
 export interface InsightServiceDeps {
   reportsRepository: ReportsRepository;
   specsRepository: SpecsRepository;
   quarantine?: QuarantineEffects;
+  /** The tests of some specs of an app in the window of a report's date; null for an app without uploads there. */
+  testCounts?: (
+    appId: number,
+    date: string,
+    specs: readonly string[],
+  ) => Promise<Map<string, SpecTestCounts> | null>;
 }
 
 /** Failed tests read per query: a window may hold any number of them. */
@@ -26,6 +40,7 @@ export function createInsightService({
   reportsRepository: reports,
   specsRepository: specs,
   quarantine = NO_QUARANTINES,
+  testCounts,
 }: InsightServiceDeps) {
   /** The date's summary when it holds a ready version: its own, or the last one kept while it regenerates or after it failed. */
   async function readySummary(date: string) {
@@ -88,9 +103,21 @@ export function createInsightService({
 
   return {
     async specs(summaryId: number, appId: number, page: Page) {
-      await knownSummary(summaryId, appId);
+      const summary = await knownSummary(summaryId, appId);
       const { rows, total } = await specs.page(summaryId, appId, page.limit, page.offset);
-      return { items: await quarantine.annotateSpecs(appId, rows.map(toSpecStat)), total };
+      const items = await quarantine.annotateSpecs(appId, rows.map(toSpecStat));
+      const counts = testCounts
+        ? await testCounts(
+            appId,
+            summary.date,
+            items.map((item) => item.spec),
+          )
+        : null;
+      const none = { total: 0, failing: 0, flaky: 0, skipped: 0 };
+      return {
+        items: items.map((item) => ({ ...item, tests: counts ? (counts.get(item.spec) ?? none) : null })),
+        total,
+      };
     },
 
     /** The failed tests of the app's runs uploaded in the report's window, grouped by cause. */

@@ -5,7 +5,7 @@ import type { NotificationSink } from '../notifications/notification-sink.js';
 import type { QuarantineEffects } from '../quarantine/report-effects.js';
 import { createReportRowSource, type SpecRowSource } from '../test-results/report-source.js';
 import type { TestResultsRepository } from '../test-results/test-results.repository.js';
-import { createInsightService, type InsightService } from './insight.service.js';
+import { createInsightService, type InsightService, type InsightServiceDeps } from './insight.service.js';
 import type { SuspectsSource } from './report-notifications.js';
 import { createReportQueueService, type ReportQueueService } from './report-queue.service.js';
 import { createRefreshPoller, createRefreshRequests, refreshPollMs } from './report-refresh.js';
@@ -47,6 +47,8 @@ export interface ReportsLinks {
   suspects: SuspectsSource;
   /** Told of every processed message (the processing metrics). */
   onProcessed: (outcome: ProcessingOutcome, seconds: number) => void;
+  /** The tests of an app's specs in a report's window (spec items' `tests`). */
+  testCounts?: InsightServiceDeps['testCounts'];
 }
 
 /**
@@ -72,6 +74,7 @@ export function createReportsModule(
       reportsRepository: repository,
       specsRepository: repository.specs,
       quarantine: links.quarantine,
+      ...(links.testCounts ? { testCounts: links.testCounts } : {}),
     }),
     queue: createReportQueueService({ broker, repository }),
     source,

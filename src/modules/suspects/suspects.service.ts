@@ -13,6 +13,14 @@ export type StreakAnswer =
 /** Finds a spec's streak bounds; injected, so the report's commit data can come from anywhere. */
 export type StreakLookup = (appId: number, date: string, spec: string) => Promise<StreakAnswer>;
 
+/** A suspect commit as a run's verdict lists it. */
+export interface SuspectCommit {
+  sha: string;
+  author: string;
+  message: string;
+  pullRequest: number | null;
+}
+
 /** A suspect pull request as notifications carry it. */
 export type SuspectPullRequest = RangePullRequest;
 
@@ -89,6 +97,38 @@ export function createSuspectsService(deps: SuspectsServiceDeps) {
         })),
         truncated: range.truncated,
       };
+    },
+
+    /**
+     * The commits between `base` (excluded) and `head`, newest first, with the pull request that
+     * brought each in, as far as they can be had within `budgetMs`; else an empty list. Never throws.
+     */
+    async commitsWithin(
+      input: { repositoryUrl: string | null; base: string | null; head: string | null },
+      budgetMs: number,
+    ): Promise<SuspectCommit[]> {
+      const ref = input.repositoryUrl === null ? undefined : parseRepositoryUrl(input.repositoryUrl);
+      if (!ref || !input.base || !input.head || input.base === input.head) return [];
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const outOfTime = new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), Math.max(0, budgetMs));
+        });
+        const answer = await Promise.race([rangeOf(ref, input.base, input.head), outOfTime]);
+        if (!answer) return [];
+        return answer.commits
+          .map((commit) => ({
+            sha: commit.sha,
+            author: commit.author,
+            message: commit.message,
+            pullRequest: commit.pullRequest ? commit.pullRequest.number : null,
+          }))
+          .reverse();
+      } catch {
+        return [];
+      } finally {
+        clearTimeout(timer);
+      }
     },
 
     /**

@@ -1,7 +1,11 @@
 import type { ModuleDeps } from '../module-deps.js';
+import { createTestRecorder } from '../tests/test-recorder.js';
+import { createTestsRepository } from '../tests/tests.repository.js';
+import { todayUtc } from '../../shared/time.js';
 import { createTestResultsRepository, type TestResultsRepository } from './test-results.repository.js';
 import {
   createTestResultsService,
+  type RunUploaded,
   type TestResultsService,
   type UploadAccepted,
 } from './test-results.service.js';
@@ -15,9 +19,10 @@ export interface TestResultsModule {
 
 export function createTestResultsModule(
   { config, db, log }: ModuleDeps,
-  links: { onAccepted?: UploadAccepted } = {},
+  links: { onAccepted?: UploadAccepted; onRunUploaded?: RunUploaded } = {},
 ): TestResultsModule {
   const repository = createTestResultsRepository(db);
+  const tests = createTestsRepository(db);
   return {
     repository,
     maxBytes: config.uploadMaxBytes,
@@ -25,7 +30,10 @@ export function createTestResultsModule(
       repository,
       maxBytes: config.uploadMaxBytes,
       ...(links.onAccepted ? { onAccepted: links.onAccepted } : {}),
+      ...(links.onRunUploaded ? { onRunUploaded: links.onRunUploaded } : {}),
       warn: (error, message) => log.warn({ err: error }, message),
+      recordTests: (appId) =>
+        createTestRecorder(appId, (app, identities) => tests.resolveIdentities(app, identities, todayUtc())),
     }),
   };
 }

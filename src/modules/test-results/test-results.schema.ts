@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PaginationQuery, PaginationSchema } from '../../http/plumbing/pagination.js';
-import { HttpUrl, OrNull, StringEnum, Text, Timestamp } from '../../http/plumbing/schemas.js';
+import { HttpUrl, OrNull, QueryFlag, StringEnum, Text, Timestamp } from '../../http/plumbing/schemas.js';
 import { UPLOAD_FORMATS } from './report-model.js';
 
 const MAX_INTEGER = 2_147_483_647;
@@ -71,6 +71,12 @@ export const UploadQuery = Type.Object(
     ),
     runUrl: Type.Optional(HttpUrl(2000)),
     createdAt: Type.Optional(Timestamp),
+    final: Type.Optional(
+      QueryFlag({
+        description:
+          "`true`: the run's uploads are complete (the CLI's `--gate`): its verdict's pull-request feedback goes out at once instead of PR_FEEDBACK_DELAY_MS after the last upload",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -6,6 +6,7 @@ import { RUN_ERROR_SPEC, type RunError, type SpecTally, type UploadFormat } from
 import type { TestResultsRepository, UploadRow } from './test-results.repository.js';
 import type { TestResultUpload, UploadQuery } from './test-results.schema.js';
 import { bodyKindOf, isGzipped, readUpload } from './upload-body.js';
+import type { TestRecorder } from '../tests/test-recorder.js';
 
 export interface UploadRequest {
   query: UploadQuery;
@@ -58,12 +59,19 @@ function specStatus(counts: SpecTally): string {
 /** What happens after an upload is stored: its reports get regenerated (never awaited by the answer's content). */
 export type UploadAccepted = (upload: { appId: number; createdAt: string }) => Promise<void>;
 
+/** What happens after an upload of a run (stored, or the same file again with `final`): its verdict may change. */
+export type RunUploaded = (upload: { appId: number; runNumber: number; final: boolean }) => Promise<void>;
+
 export function createTestResultsService(deps: {
   repository: TestResultsRepository;
   maxBytes: number;
+  /** Told of every stored upload and of every final one (the run's feedback is scheduled); never fails it. */
+  onRunUploaded?: RunUploaded;
   /** Told of every stored upload (201, a shard or an attempt added); its failure never fails the upload. */
   onAccepted?: UploadAccepted;
   warn?: (error: unknown, message: string) => void;
+  /** Records every test of an upload of the app (per-test storage, issue #36). */
+  recordTests?: (appId: number) => TestRecorder;
 }) {
   const { repository } = deps;
 
@@ -73,6 +81,14 @@ export function createTestResultsService(deps: {
       await deps.onAccepted?.({ appId: row.app_id, createdAt: row.created_at });
     } catch (error) {
       deps.warn?.(error, 'could not queue the regeneration of the reports an upload changes');
+    }
+  }
+
+  async function runUploaded(row: UploadRow, final: boolean) {
+    try {
+      await deps.onRunUploaded?.({ appId: row.app_id, runNumber: row.run_number, final });
+    } catch (error) {
+      deps.warn?.(error, 'could not schedule the feedback of the run an upload changed');
     }
   }
 
@@ -91,6 +107,7 @@ export function createTestResultsService(deps: {
             '(or let the CLI create it: dashboard upload FILE --app CODE --create-app NAME)',
         );
       }
+      const recorder = deps.recordTests?.(app.id);
       const declared = Number(request.contentLength);
       const { report, digest } = await readUpload(request.body, {
         kind,
@@ -99,9 +116,15 @@ export function createTestResultsService(deps: {
           request.contentLength !== undefined && Number.isFinite(declared) ? declared : undefined,
         maxBytes: deps.maxBytes,
         root: query.root,
+        ...(recorder ? { tests: recorder } : {}),
       });
+      const final = query.final === true;
       const existing = await repository.findByFile(app.id, query.run, digest);
-      if (existing) return { upload: toUpload(existing), created: false };
+      if (existing) {
+        if (final) await runUploaded(existing, true);
+        return { upload: toUpload(existing), created: false };
+      }
+      const packs = recorder ? await recorder.finish() : new Map<string, Buffer>();
       const createdAt = query.createdAt
         ? new Date(query.createdAt).toISOString()
         : (report.startedAt ?? nowIso());
@@ -134,10 +157,15 @@ export function createTestResultsService(deps: {
           skipped: spec.skipped,
           duration_ms: Math.min(spec.durationMs, 2_147_483_647),
           first_failure_message: spec.firstFailureMessage,
+          results: packs.get(spec.spec) ?? null,
         })),
-        report.failures,
+        report.failures.map(({ testKey, ...failure }) => ({
+          ...failure,
+          identity_id: recorder?.identityOfFailure(testKey) ?? null,
+        })),
       );
       if (created) await announce(row);
+      if (created || final) await runUploaded(row, final);
       return { upload: toUpload(row), created };
     },
 

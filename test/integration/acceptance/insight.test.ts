@@ -22,6 +22,7 @@ const SPEC_STAT_FIELDS = [
   'quarantine',
   'spec',
   'successRate',
+  'tests',
   'totalRuns',
 ];
 
@@ -130,6 +131,7 @@ describe.each(DIALECTS)('acceptance: test insight (%s)', (dialect) => {
       firstFailedCommitSha: null,
       lastPassedCommitSha: null,
       lastError: null,
+      tests: null,
     });
     expect(specs[1]).toEqual({
       spec: 'search.cy.ts',
@@ -151,6 +153,7 @@ describe.each(DIALECTS)('acceptance: test insight (%s)', (dialect) => {
       firstFailedCommitSha: null,
       lastPassedCommitSha: null,
       lastError: null,
+      tests: null,
     });
     expect(specs[2]).toEqual({
       spec: 'login.cy.ts',
@@ -172,6 +175,7 @@ describe.each(DIALECTS)('acceptance: test insight (%s)', (dialect) => {
       firstFailedCommitSha: null,
       lastPassedCommitSha: null,
       lastError: null,
+      tests: null,
     });
   });
 

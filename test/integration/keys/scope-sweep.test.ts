@@ -75,6 +75,8 @@ const ALLOWED: Record<string, (operation: Operation) => boolean> = {
   upload: ({ method, path }) =>
     (method === 'POST' && path === '/api/test_results') ||
     (method === 'GET' && path === '/api/quarantine') ||
+    // The CI gate (#37) reads its run's verdict, held to the key's applications.
+    (method === 'GET' && path.startsWith('/api/apps/{id}/runs/{runNumber}')) ||
     path === '/api/auth/validate',
   revoked: () => false,
   expired: () => false,

@@ -87,6 +87,8 @@ describe.each(DIALECTS)('report insight endpoints (%s)', (dialect) => {
       firstFailedCommitSha: null,
       lastPassedCommitSha: null,
       lastError: null,
+      // The Cypress export has no test level.
+      tests: null,
     });
     expect(specs[1]).toMatchObject({
       spec: 'search.cy.ts',

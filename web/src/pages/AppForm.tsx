@@ -3,14 +3,25 @@ import type { ApplicationDetails as Application, TriggerConfiguration } from '..
 import { APP_LIMITS } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
 import { errorStatus, errorMessage, fieldMessage, fieldProblems } from '../api/errors';
-import { Checkbox, ErrorMessage, TextField } from '../components/ui';
+import { Checkbox, ErrorMessage, SelectField, TextField } from '../components/ui';
 import { useSubmit } from '../lib/useSubmit';
+
+type PrFeedback = Application['prFeedback'];
+
+const PR_FEEDBACK_LABELS: Record<PrFeedback, string> = {
+  off: 'Off',
+  status: 'Commit status',
+  comment: 'One comment per pull request',
+  both: 'Status and comment',
+};
 
 interface Values {
   name: string;
   code: string;
   pipelineUrl: string;
   repositoryUrl: string;
+  defaultBranch: string;
+  prFeedback: PrFeedback;
   watching: boolean;
   triggerEnabled: boolean;
   schedule: string;
@@ -22,6 +33,8 @@ const initialValues = (app?: Application): Values => ({
   code: app?.code ?? '',
   pipelineUrl: app?.pipelineUrl ?? '',
   repositoryUrl: app?.repositoryUrl ?? '',
+  defaultBranch: app?.defaultBranch ?? 'main',
+  prFeedback: app?.prFeedback ?? 'off',
   watching: app?.watching ?? true,
   triggerEnabled: app?.e2eTriggerConfiguration?.enabled ?? false,
   schedule: app?.e2eTriggerConfiguration?.schedule ?? '',
@@ -46,6 +59,8 @@ const FIELD_LABELS: Record<string, string> = {
   code: 'Code',
   pipelineUrl: 'Pipeline URL',
   repositoryUrl: 'Repository URL',
+  defaultBranch: 'Default branch',
+  prFeedback: 'Pull-request feedback',
   watching: 'Watching',
   'e2eTriggerConfiguration.schedule': 'Schedule',
   'e2eTriggerConfiguration.branch': 'Branch',
@@ -75,6 +90,8 @@ export function AppForm({
       pipelineUrl: values.pipelineUrl.trim(),
       // An emptied field clears the repository (the API takes null, not an empty string).
       ...(repositoryUrl || app?.repositoryUrl ? { repositoryUrl: repositoryUrl || null } : {}),
+      defaultBranch: values.defaultBranch.trim(),
+      prFeedback: values.prFeedback,
       watching: values.watching,
       ...(triggerConfig || app ? { e2eTriggerConfiguration: triggerConfig } : {}),
     };
@@ -133,6 +150,28 @@ export function AppForm({
         placeholder="https://github.com/org/repo"
         hint="The GitHub repository of the code under test: suspects of a failing spec come from its commits."
       />
+      <TextField
+        label="Default branch"
+        value={values.defaultBranch}
+        onChange={(e) => set('defaultBranch', e.target.value)}
+        error={fieldError('defaultBranch')}
+        maxLength={255}
+        required
+        hint="A run's failures are compared with this branch: already failing there is not new."
+      />
+      <SelectField
+        label="Pull-request feedback"
+        value={values.prFeedback}
+        onChange={(e) => set('prFeedback', e.target.value as PrFeedback)}
+        error={fieldError('prFeedback')}
+        hint="Posts each settled run's verdict on its GitHub pull requests (needs the repository URL and GITHUB_TOKEN)."
+      >
+        {Object.entries(PR_FEEDBACK_LABELS).map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </SelectField>
       <Checkbox
         label="Watching (included in reports)"
         checked={values.watching}

@@ -48,6 +48,7 @@ describe.each(DIALECTS)('quarantine API (%s)', (dialect) => {
         'liftedReason',
         'reason',
         'spec',
+        'test',
         'ticketKey',
       ].sort(),
     );

@@ -29,6 +29,7 @@ const spec = (name: string, overrides: Partial<SpecStat> = {}): SpecStat => ({
   firstFailedCommitSha: null,
   lastPassedCommitSha: null,
   lastError: null,
+  tests: null,
   ...overrides,
 });
 
