@@ -20,6 +20,7 @@ const ApplicationsPage = lazy(() =>
 const AppReportPage = lazy(() =>
   import('./pages/insight/AppReportPage').then((m) => ({ default: m.AppReportPage })),
 );
+const TestPage = lazy(() => import('./pages/tests/TestPage').then((m) => ({ default: m.TestPage })));
 const NotificationsPage = lazy(() =>
   import('./pages/Notifications').then((m) => ({ default: m.NotificationsPage })),
 );
@@ -50,6 +51,7 @@ const PAGES = [
 /** Pages reached by links, not by the navigation; `section` is the navigation entry they belong to. */
 const LINKED_PAGES: { pattern: RegExp; section: string; Page: ComponentType }[] = [
   { pattern: /^\/apps\/\d+\/report$/, section: '/', Page: AppReportPage },
+  { pattern: /^\/apps\/\d+\/tests\/[^/]+$/, section: '/', Page: TestPage },
 ];
 
 /** The page for a path and the navigation entry to mark current; unknown paths get "not found". */
