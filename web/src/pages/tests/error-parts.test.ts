@@ -112,7 +112,8 @@ describe('error parts', () => {
     expect(changed(diff.expected)).toEqual(['9']);
     expect(changed(diff.received)).toEqual(['10']);
     expect(parts.details[0]).toBe("Locator:  locator('#total')");
-    expect(parts.details).toContain('Call log:');
+    // The stack repeats the message without the code frame: nothing is shown twice.
+    expect(parts.details.filter((line) => line === 'Call log:')).toHaveLength(1);
     expect(parts.details.join('\n')).not.toMatch(/Expected|Received/);
     expect(parts.details.join('\n')).not.toContain('\u001b');
     expect(parts.codeFrame.find((line) => line.current)).toMatchObject({
@@ -166,6 +167,17 @@ describe('error parts', () => {
       'runner',
       'runner',
     ]);
+  });
+
+  it('reads the diff from a JUnit stack when the message is only its first line', () => {
+    const headline = JEST_DEEP_EQUAL.split('\n')[0]!;
+    const parts = errorParts({ message: headline, stack: JEST_DEEP_EQUAL });
+    expect(parts.headline).toBe(headline);
+    expect((parts.diff as LineDiff).lines).toHaveLength(11);
+    expect(parts.stack).toHaveLength(4);
+    const chai = errorParts({ message: 'expected { …(2) } to deeply equal { …(2) }', stack: MOCHA_CHAI });
+    expect(chai.diff?.kind).toBe('lines');
+    expect(chai.headline).toBe('AssertionError: expected { …(2) } to deeply equal { …(2) }');
   });
 
   it("reads Jest's labelled values", () => {
@@ -241,7 +253,8 @@ describe('error parts', () => {
         'def test_applies_the_discount_code():\n>       assert len("SAVE10") == 5\nE       AssertionError\n\ntest_checkout.py:9: AssertionError',
     });
     expect(pytest.diff).toBeNull();
-    expect(pytest.details).toEqual(['assert 6 == 5', " +  where 6 = len('SAVE10')"]);
+    expect(pytest.details.slice(0, 2)).toEqual(['assert 6 == 5', " +  where 6 = len('SAVE10')"]);
+    expect(pytest.details).toContain('E       AssertionError');
     expect(pytest.stack.at(-1)).toMatchObject({ kind: 'frame', file: 'test_checkout.py', line: 9 });
   });
 

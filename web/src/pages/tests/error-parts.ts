@@ -218,37 +218,44 @@ function tidy(lines: string[]): string[] {
 }
 
 /**
- * Splits a stored error for reading. The stack may repeat the message (V8 stacks start with it), or
- * be absent with the frames inside the message (JUnit files carry one text): both are handled.
+ * The whole text of an error, once. Readers store it differently: JUnit's message is the message
+ * attribute or the text's first line and its stack the whole text (diff included); Playwright's
+ * message carries the code frame and its stack repeats the message without it; V8 stacks start
+ * with the message; pytest's text is the source with `E` lines beside a separate message.
  */
+export function fullText(message: string, stack: string | null): string {
+  if (!stack?.trim()) return message;
+  if (!message.trim() || stack.includes(message.trim())) return stack;
+  if (message.includes(stack.trim())) return message;
+  const firstLine = (text: string) =>
+    text
+      .split(/\r?\n/)
+      .find((line) => line.trim() !== '')
+      ?.trim();
+  if (firstLine(message) === firstLine(stack)) {
+    const known = new Set(message.split(/\r?\n/).map((line) => line.trim()));
+    const more = stack.split(/\r?\n/).filter((line) => line.trim() !== '' && !known.has(line.trim()));
+    return more.length > 0 ? `${message}\n${more.join('\n')}` : message;
+  }
+  return `${message}\n${stack}`;
+}
+
+/** Splits a stored error for reading: headline, diff, details, code frame and stack, from its whole text. */
 export function errorParts(error: { message: string; stack: string | null }): ErrorParts {
-  const message = stripAnsi(error.message);
-  const stackText = error.stack ? stripAnsi(error.stack) : '';
-  const lines = message.split(/\r?\n/);
+  const lines = fullText(stripAnsi(error.message), error.stack ? stripAnsi(error.stack) : null).split(
+    /\r?\n/,
+  );
   const first = lines.findIndex((line) => line.trim() !== '');
   const headline = first >= 0 ? lines[first]!.trim() : '';
   const used = new Set<number>([first]);
   const diff = lineDiff(lines, used) ?? labelledValues(lines, used) ?? chaiValues(headline);
   const frame = codeFrame(lines, used);
-  const messageFrames: string[] = [];
+  const frames: string[] = [];
   const details: string[] = [];
   lines.forEach((line, index) => {
     if (used.has(index)) return;
-    if (parseFrameLine(line)) messageFrames.push(line);
+    if (parseFrameLine(line)) frames.push(line);
     else details.push(line);
   });
-  // A stack that starts with the message repeats it: only its frames are new.
-  const stack = parseStack(stackText).filter(
-    (line) => line.kind === 'frame' || !message.includes(line.raw.trim()),
-  );
-  const framesFromMessage = parseStack(messageFrames.join('\n')).filter(
-    (line) => !stack.some((other) => other.raw.trim() === line.raw.trim()),
-  );
-  return {
-    headline,
-    diff,
-    details: tidy(details),
-    codeFrame: frame,
-    stack: [...framesFromMessage, ...stack],
-  };
+  return { headline, diff, details: tidy(details), codeFrame: frame, stack: parseStack(frames.join('\n')) };
 }
