@@ -86,7 +86,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('tests of a spec and the 
     await openSignedIn(page, stack.baseUrl, reportPath());
     const failing = page.getByTestId('failing-specs');
     const row = failing.getByRole('row', { name: /suites\/jest-diffs\/cart\.spec\.js/ });
-    const toggle = row.getByRole('button', { name: /Show the tests of suites\/jest-diffs\/cart\.spec\.js/ });
+    const toggle = row.getByRole('button', { name: /tests.* in suites\/jest-diffs\/cart\.spec\.js$/i });
     await toggle.waitFor({ timeout: STEP });
     await expect.poll(() => toggle.textContent()).toMatch(/3 tests · 2 failing/);
     await toggle.press('Enter');

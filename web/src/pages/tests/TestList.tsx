@@ -121,15 +121,17 @@ export function TestSearch({ source }: { source: TestSource }) {
         <h2 id="test-search-title">Find a test</h2>
       </div>
       <form role="search" className="test-search-form" onSubmit={(event) => event.preventDefault()}>
-        <label htmlFor={inputId}>Test title</label>
-        <input
-          id={inputId}
-          type="search"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          placeholder="e.g. checkout total"
-          autoComplete="off"
-        />
+        <div className="field">
+          <label htmlFor={inputId}>Test title</label>
+          <input
+            id={inputId}
+            type="search"
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            placeholder="e.g. checkout total"
+            autoComplete="off"
+          />
+        </div>
       </form>
       <div aria-live="polite" className="test-search-results">
         {query !== '' && state.loading && <Spinner label="Searching…" />}
