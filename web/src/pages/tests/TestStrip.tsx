@@ -29,30 +29,43 @@ export function StatusStrip({ appId, results }: { appId: number; results: readon
   );
 }
 
-const WIDTH = 240;
+/** Cells of the strip, as the CSS sizes them: the line's points sit under their centres. */
+const CELL = '1.6rem';
+const GAP = '3px';
 const HEIGHT = 40;
 
-/** The durations of the same results as a line, with the longest marked; its label says the figures. */
+/** The durations of the same results as a line under the strip, the longest marked; its label says the figures. */
 export function DurationSparkline({ results }: { results: readonly TestResult[] }) {
   const series = durationSeries(results);
-  if (series.length === 0) return <p className="muted small">The results carried no durations.</p>;
-  const max = Math.max(...series.map((point) => point.ms), 1);
-  const step = series.length > 1 ? WIDTH / (series.length - 1) : 0;
+  const known = series.filter((point): point is { runNumber: number; ms: number } => point.ms !== null);
+  if (known.length === 0) return <p className="muted small">The results carried no durations.</p>;
+  const max = Math.max(...known.map((point) => point.ms), 1);
+  // One unit per cell; the SVG is stretched to the strip's width.
+  const x = (index: number) => index + 0.5;
   const y = (ms: number) => 3 + (1 - ms / max) * (HEIGHT - 6);
-  const path = series
-    .map((point, index) => `${index === 0 ? 'M' : 'L'}${(index * step).toFixed(1)} ${y(point.ms).toFixed(1)}`)
-    .join('');
-  const longest = series.reduce((a, b) => (b.ms > a.ms ? b : a));
+  let path = '';
+  let drawing = false;
+  series.forEach((point, index) => {
+    if (point.ms === null) {
+      drawing = false;
+      return;
+    }
+    path += `${drawing ? 'L' : 'M'}${x(index).toFixed(2)} ${y(point.ms).toFixed(1)}`;
+    drawing = true;
+  });
+  const longest = known.reduce((a, b) => (b.ms > a.ms ? b : a));
   const longestAt = series.indexOf(longest);
-  const label = `Duration of the last ${series.length} results: ${formatDuration(series[0]!.ms)} to ${formatDuration(
-    series[series.length - 1]!.ms,
+  const latest = known[known.length - 1]!;
+  const label = `Duration of the last ${known.length} results: ${formatDuration(known[0]!.ms)} to ${formatDuration(
+    latest.ms,
   )}, longest ${formatDuration(longest.ms)} in run #${longest.runNumber}`;
   return (
     <figure className="duration-figure">
       <svg
         className="duration-sparkline"
-        viewBox={`-4 0 ${WIDTH + 8} ${HEIGHT}`}
+        viewBox={`0 0 ${series.length} ${HEIGHT}`}
         preserveAspectRatio="none"
+        style={{ width: `calc(${series.length} * (${CELL} + ${GAP}) - ${GAP})` }}
         role="img"
         aria-label={label}
       >
@@ -64,11 +77,17 @@ export function DurationSparkline({ results }: { results: readonly TestResult[] 
           strokeWidth="1.5"
           vectorEffect="non-scaling-stroke"
         />
-        <circle cx={longestAt * step} cy={y(longest.ms)} r="2.5" fill="currentColor" />
+        <path
+          d={`M${x(longestAt)} ${y(longest.ms)}h0`}
+          stroke="currentColor"
+          strokeWidth="6"
+          strokeLinecap="round"
+          vectorEffect="non-scaling-stroke"
+        />
       </svg>
       <figcaption className="muted small">
         Duration: longest {formatDuration(longest.ms)} (run #{longest.runNumber}), latest{' '}
-        {formatDuration(series[series.length - 1]!.ms)}
+        {formatDuration(latest.ms)}
       </figcaption>
     </figure>
   );

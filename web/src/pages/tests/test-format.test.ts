@@ -62,7 +62,7 @@ describe('test page helpers', () => {
     expect(evidenceFromResults([result({ status: 'failed' }), result({ runNumber: 2 })])).toEqual([]);
   });
 
-  it('draws durations oldest first without skipped runs, and finds the newest error', () => {
+  it('draws durations oldest first, a skipped run a gap, and finds the newest error', () => {
     const error = { message: 'boom', stack: null, location: null };
     const results = [
       result({ runNumber: 3, durationMs: 300 }),
@@ -71,6 +71,7 @@ describe('test page helpers', () => {
     ];
     expect(durationSeries(results)).toEqual([
       { runNumber: 1, ms: 100 },
+      { runNumber: 2, ms: null },
       { runNumber: 3, ms: 300 },
     ]);
     expect(latestError(results)?.runNumber).toBe(1);

@@ -85,11 +85,16 @@ export const STATUS_MARKS: Record<TestStatus, { mark: string; label: string }> =
   skipped: { mark: '–', label: 'skipped' },
 };
 
-/** Durations of the results that have one, oldest first, for the sparkline. */
-export function durationSeries(results: readonly TestResult[]): { runNumber: number; ms: number }[] {
+/**
+ * One point per result, oldest first, so the line sits under the strip's cells: `ms` is null for a
+ * skipped result or one without a duration (a gap in the line).
+ */
+export function durationSeries(results: readonly TestResult[]): { runNumber: number; ms: number | null }[] {
   return results
-    .filter((result) => result.durationMs !== null && result.status !== 'skipped')
-    .map((result) => ({ runNumber: result.runNumber, ms: result.durationMs! }))
+    .map((result) => ({
+      runNumber: result.runNumber,
+      ms: result.status === 'skipped' ? null : result.durationMs,
+    }))
     .reverse();
 }
 
