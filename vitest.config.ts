@@ -9,6 +9,7 @@ const EXCLUDE = ['**/node_modules/**', '**/dist/**'];
  * processes, or long generated inputs (fuzz). `npm run test:integration`.
  */
 const INTEGRATION = [
+  'test/integration/**/*.test.ts',
   'test/scale-out/**/*.test.ts',
   'test/reports/**/*.test.ts',
   'test/fuzz/**/*.test.ts',

@@ -40,6 +40,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportDetail, ReportSummary } from './modules/reports/reports.schema.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { testResultsRoutes } from './modules/test-results/test-results.routes.js';
+import { testsRoutes } from './modules/tests/tests.routes.js';
 import { Webhook, WebhookDelivery } from './modules/webhooks/webhooks.schema.js';
 
 /** A method and path the router answers, and whether it is public (no key needed). */
@@ -159,6 +160,7 @@ function apiScope(container: Container): FastifyPluginAsync {
     await api.register(reportsRoutes, container.reports);
     await api.register(quarantineRoutes, container.quarantine);
     await api.register(testResultsRoutes, container.testResults);
+    await api.register(testsRoutes, container.tests);
     await api.register(keysRoutes, container.keys);
   };
 }

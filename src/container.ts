@@ -29,6 +29,7 @@ import { createSuspectsModule } from './modules/suspects/suspects.module.js';
 import { createTodosModule } from './modules/todos/todos.module.js';
 import { createTrackerModule } from './modules/tracker/tracker.module.js';
 import { createTestResultsModule } from './modules/test-results/test-results.module.js';
+import { createTestsModule } from './modules/tests/tests.module.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import type { ModuleDeps } from './modules/module-deps.js';
 
@@ -157,6 +158,7 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
   const testResults = createTestResultsModule(deps, {
     onAccepted: async (upload) => void (await reports.refreshes.request(upload)),
   });
+  const tests = createTestsModule(deps, { quarantine: quarantine.effects });
   const suspects = createSuspectsModule(deps, {
     github: integrations.github,
     appsRepository: apps.repository,
@@ -193,6 +195,8 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
     quarantine,
     reports,
     testResults,
+    /** Every test of the uploads (issue #36): lists, a test's results, what the verdict reads. */
+    tests,
   };
 }
 

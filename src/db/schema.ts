@@ -280,6 +280,23 @@ export interface TestResultSpecsTable {
   skipped: number;
   duration_ms: number | null;
   first_failure_message: string | null;
+  /** The spec's tests' results packed together (see src/modules/tests/result-pack.ts); null before migration 013. */
+  results: ColumnType<Buffer | null, Buffer | null | undefined, Buffer | null>;
+}
+
+/** A test of an app: spec, title path and project, shared by all its results (migration 013). */
+export interface TestIdentitiesTable {
+  id: Generated<number>;
+  app_id: number;
+  /** A hash of app, spec, title and project: the API's `testId`. */
+  key: string;
+  spec: string;
+  /** The title path joined with ` › `. */
+  title: string;
+  /** The Playwright project, '' when none. */
+  project: string;
+  /** The day (YYYY-MM-DD) of the last upload that held the test. */
+  last_seen: string;
 }
 
 /** One failed test of an upload with its error text (cut to 4 KB / 16 KB). */
@@ -292,6 +309,8 @@ export interface TestResultFailuresTable {
   stack: string;
   /** `file:line` of the failure when the reporter gave one. */
   location: string | null;
+  /** The test identity that failed (null before migration 013 or past MAX_FAILURES_KEPT). */
+  identity_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A report date an accepted upload asked to regenerate, due at `due_at` (claimed by one worker). */
@@ -337,6 +356,7 @@ export interface Database {
   test_result_uploads: TestResultUploadsTable;
   test_result_specs: TestResultSpecsTable;
   test_result_failures: TestResultFailuresTable;
+  test_identities: TestIdentitiesTable;
   report_refreshes: ReportRefreshesTable;
   api_keys: ApiKeysTable;
 }

@@ -11,6 +11,7 @@ import * as appRepositoryUrl from './009-app-repository-url.js';
 import * as specHistory from './010-spec-history.js';
 import * as trustedUploads from './011-trusted-uploads.js';
 import * as apiKeys from './012-api-keys.js';
+import * as testResultsPerTest from './013-test-results-per-test.js';
 
 /** Migrations are listed in code (not read from disk) so the built package needs no globbing. */
 export const migrationProvider: MigrationProvider = {
@@ -28,6 +29,7 @@ export const migrationProvider: MigrationProvider = {
       '010-spec-history': specHistory,
       '011-trusted-uploads': trustedUploads,
       '012-api-keys': apiKeys,
+      '013-test-results-per-test': testResultsPerTest,
     });
   },
 };

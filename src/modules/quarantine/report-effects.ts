@@ -33,13 +33,23 @@ export interface QuarantineEffects {
    * notifications pass unchanged.
    */
   filterReportNotifications(notifications: readonly NotificationInput[]): Promise<NotificationInput[]>;
+  /** The app's active quarantines as a lookup per test: its spec's, else its own. */
+  testLookup(appId: number): Promise<TestQuarantineLookup>;
 }
+
+/** Which active quarantine covers a test; null when none. */
+export type TestQuarantineLookup = (test: {
+  spec: string;
+  title: string;
+  testId: string;
+}) => SpecQuarantine | null;
 
 /** For callers built without the quarantine module (tools, unit tests): nothing is quarantined. */
 export const NO_QUARANTINES: QuarantineEffects = {
   annotateSpecs: (_appId, items) => Promise.resolve(items.map((item) => ({ ...item, quarantine: null }))),
   flagNewFailingSpecs: (items) => Promise.resolve(items.map((item) => ({ ...item, quarantined: false }))),
   filterReportNotifications: (notifications) => Promise.resolve([...notifications]),
+  testLookup: () => Promise.resolve(() => null),
 };
 
 /** Splits failing specs into new ones and known (quarantined) ones. */
@@ -74,6 +84,12 @@ export function createQuarantineEffects(repository: QuarantineRepository): Quara
       const active = items.length === 0 ? [] : await repository.listActive();
       const keys = new Set(active.map((row) => specKey(row.app_id, row.spec)));
       return items.map((item) => ({ ...item, quarantined: keys.has(specKey(item.appId, item.spec)) }));
+    },
+
+    async testLookup(appId) {
+      const active = await repository.listActive(appId);
+      const bySpec = new Map(active.map((row) => [row.spec, toSpecQuarantine(row)]));
+      return (test) => bySpec.get(test.spec) ?? null;
     },
 
     async filterReportNotifications(notifications) {

@@ -18,6 +18,8 @@ interface SuiteFrame extends JUnitSuite {
   /** It held an `<error>` of its own (outside any test case). */
   ownError: boolean;
   systemErr: string;
+  /** Playwright writes the project's name here (other reporters the machine's). */
+  hostname: string | undefined;
 }
 
 interface OpenCase {
@@ -90,6 +92,8 @@ export function createJUnitReader(options: CollectorOptions = {}) {
   let rootSeen = false;
   /** pytest's files (`<testsuites name="pytest tests">`, `<testsuite name="pytest">`). */
   let pytest = false;
+  /** Playwright's files (`<testsuites id="" …>`): a suite's `hostname` is its project. */
+  let playwright = false;
   let fault: Error | undefined;
   /**
    * mocha-junit-reporter (Cypress) writes the spec file on the first, empty suite of a file only;
@@ -126,6 +130,7 @@ export function createJUnitReader(options: CollectorOptions = {}) {
       declaredErrors: Number(attribute(tag, 'errors') ?? 0) || 0,
       ownError: false,
       systemErr: '',
+      hostname: attribute(tag, 'hostname'),
     });
     collector.started(attribute(tag, 'timestamp'));
   }
@@ -171,6 +176,7 @@ export function createJUnitReader(options: CollectorOptions = {}) {
         fail(invalidFormat(`Not a JUnit report: the root element is <${name}>`, positionNow()));
       }
       if (name === 'testsuites' && attribute(tag, 'name')?.toLowerCase() === 'pytest tests') pytest = true;
+      if (name === 'testsuites' && typeof tag.attributes.id === 'string') playwright = true;
     }
     if (name === 'testsuite') openSuite(tag);
     else if (name === 'testsuites') collector.started(attribute(tag, 'timestamp'));
@@ -207,6 +213,7 @@ export function createJUnitReader(options: CollectorOptions = {}) {
       spec,
       title: test.name,
       titlePath: collector.listening ? junitTitlePath(test, suite, pytest) : UNREAD_TITLES,
+      project: playwright ? suite?.hostname : undefined,
       retries: test.retries,
       outcome,
       durationMs: test.seconds * 1000,

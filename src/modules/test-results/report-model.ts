@@ -65,6 +65,8 @@ export interface FailureRecord {
   message: string;
   stack: string;
   location: string | null;
+  /** What `onTest` answered for the test (its testId), when it answered. */
+  testKey?: string;
 }
 
 export interface ReportTotals {
@@ -139,8 +141,11 @@ export const shortName = (text: string) => cutText(text.trim(), TEXT_FIELD_MAX) 
 export interface CollectorOptions {
   /** The CI's checkout folder: absolute spec paths under it are stored relative to it. */
   root?: string | undefined;
-  /** Told of each test as the reader hands it over (its spec named as stored), before it is tallied. */
-  onTest?: (test: ReportedTest) => void;
+  /**
+   * Told of each test as the reader hands it over (its spec named as stored), before it is
+   * tallied; what it answers is kept as the failure's `testKey`.
+   */
+  onTest?: (test: ReportedTest) => string | void;
 }
 
 /**
@@ -186,7 +191,7 @@ export function createReportCollector(format: UploadFormat, options: CollectorOp
 
     add(test: ReportedTest): void {
       const tally = tallyOf(test.spec);
-      options.onTest?.({ ...test, spec: tally.spec });
+      const testKey = options.onTest?.({ ...test, spec: tally.spec });
       tally.tests += 1;
       tally[test.outcome] += 1;
       totals.tests += 1;
@@ -202,6 +207,7 @@ export function createReportCollector(format: UploadFormat, options: CollectorOp
           message,
           stack: cutText(test.stack ?? test.message ?? '', STACK_MAX_BYTES),
           location: test.location ? shortName(test.location) : null,
+          ...(typeof testKey === 'string' ? { testKey } : {}),
         });
       }
     },

@@ -10,7 +10,9 @@ const fixture = (name: string) =>
 /** Every test a reader hands over for one of the real reporters' files. */
 function testsOf(name: string): ReportedTest[] {
   const tests: ReportedTest[] = [];
-  const onTest = (test: ReportedTest) => tests.push(test);
+  const onTest = (test: ReportedTest) => {
+    tests.push(test);
+  };
   if (name.endsWith('.json')) {
     reportFromJson(JSON.parse(fixture(name)), { onTest });
   } else {
@@ -49,6 +51,16 @@ describe('what the readers say about each test (for per-test storage)', () => {
       retries: 0,
       location: 'profile.spec.js:3',
     });
+  });
+
+  it("Playwright junit: the project is the suite's hostname, as in its json; other reporters' hostnames are machines", () => {
+    const tests = testsOf('playwright-projects-junit.xml');
+    expect(find(tests, 'refunds an order', 'phone')).toMatchObject({
+      spec: 'orders.spec.js',
+      titlePath: ['orders', 'refunds', 'refunds an order'],
+    });
+    expect(find(tests, 'refunds an order', 'desktop')).toBeDefined();
+    expect(testsOf('pytest-classes-junit.xml').every((test) => test.project === undefined)).toBe(true);
   });
 
   it('pytest: the classes then the test, the module file, the set-up error with its line', () => {

@@ -1,4 +1,7 @@
 import type { ModuleDeps } from '../module-deps.js';
+import { createTestRecorder } from '../tests/test-recorder.js';
+import { createTestsRepository } from '../tests/tests.repository.js';
+import { todayUtc } from '../../shared/time.js';
 import { createTestResultsRepository, type TestResultsRepository } from './test-results.repository.js';
 import {
   createTestResultsService,
@@ -18,6 +21,7 @@ export function createTestResultsModule(
   links: { onAccepted?: UploadAccepted } = {},
 ): TestResultsModule {
   const repository = createTestResultsRepository(db);
+  const tests = createTestsRepository(db);
   return {
     repository,
     maxBytes: config.uploadMaxBytes,
@@ -26,6 +30,8 @@ export function createTestResultsModule(
       maxBytes: config.uploadMaxBytes,
       ...(links.onAccepted ? { onAccepted: links.onAccepted } : {}),
       warn: (error, message) => log.warn({ err: error }, message),
+      recordTests: (appId) =>
+        createTestRecorder(appId, (app, identities) => tests.resolveIdentities(app, identities, todayUtc())),
     }),
   };
 }

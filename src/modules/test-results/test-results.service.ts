@@ -6,6 +6,7 @@ import { RUN_ERROR_SPEC, type RunError, type SpecTally, type UploadFormat } from
 import type { TestResultsRepository, UploadRow } from './test-results.repository.js';
 import type { TestResultUpload, UploadQuery } from './test-results.schema.js';
 import { bodyKindOf, isGzipped, readUpload } from './upload-body.js';
+import type { TestRecorder } from '../tests/test-recorder.js';
 
 export interface UploadRequest {
   query: UploadQuery;
@@ -64,6 +65,8 @@ export function createTestResultsService(deps: {
   /** Told of every stored upload (201, a shard or an attempt added); its failure never fails the upload. */
   onAccepted?: UploadAccepted;
   warn?: (error: unknown, message: string) => void;
+  /** Records every test of an upload of the app (per-test storage, issue #36). */
+  recordTests?: (appId: number) => TestRecorder;
 }) {
   const { repository } = deps;
 
@@ -91,6 +94,7 @@ export function createTestResultsService(deps: {
             '(or let the CLI create it: dashboard upload FILE --app CODE --create-app NAME)',
         );
       }
+      const recorder = deps.recordTests?.(app.id);
       const declared = Number(request.contentLength);
       const { report, digest } = await readUpload(request.body, {
         kind,
@@ -99,9 +103,11 @@ export function createTestResultsService(deps: {
           request.contentLength !== undefined && Number.isFinite(declared) ? declared : undefined,
         maxBytes: deps.maxBytes,
         root: query.root,
+        ...(recorder ? { tests: recorder } : {}),
       });
       const existing = await repository.findByFile(app.id, query.run, digest);
       if (existing) return { upload: toUpload(existing), created: false };
+      const packs = recorder ? await recorder.finish() : new Map<string, Buffer>();
       const createdAt = query.createdAt
         ? new Date(query.createdAt).toISOString()
         : (report.startedAt ?? nowIso());
@@ -134,8 +140,12 @@ export function createTestResultsService(deps: {
           skipped: spec.skipped,
           duration_ms: Math.min(spec.durationMs, 2_147_483_647),
           first_failure_message: spec.firstFailureMessage,
+          results: packs.get(spec.spec) ?? null,
         })),
-        report.failures,
+        report.failures.map(({ testKey, ...failure }) => ({
+          ...failure,
+          identity_id: recorder?.identityOfFailure(testKey) ?? null,
+        })),
       );
       if (created) await announce(row);
       return { upload: toUpload(row), created };

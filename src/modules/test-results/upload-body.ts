@@ -5,7 +5,7 @@ import { createGunzip } from 'node:zlib';
 import { PayloadTooLargeError, ValidationError } from '../../shared/errors.js';
 import { createJsonReader } from './json-reader.js';
 import { createJUnitReader } from './junit-reader.js';
-import type { ParsedReport } from './report-model.js';
+import type { CollectorOptions, ParsedReport } from './report-model.js';
 
 export type BodyKind = 'xml' | 'json';
 
@@ -68,6 +68,8 @@ export async function readUpload(
     maxBytes: number;
     /** The CI's checkout folder: absolute spec paths under it are stored relative to it. */
     root?: string | undefined;
+    /** Told of each test (per-test storage); `flushIfDue` is awaited between chunks. */
+    tests?: { onTest: NonNullable<CollectorOptions['onTest']>; flushIfDue: () => Promise<void> | undefined };
   },
 ): Promise<ReadUpload> {
   const { maxBytes } = options;
@@ -100,7 +102,10 @@ export async function readUpload(
 
   const hash = createHash('sha256');
   const decoder = new StringDecoder('utf8');
-  const readerOptions = { root: options.root };
+  const readerOptions: CollectorOptions = {
+    root: options.root,
+    ...(options.tests ? { onTest: options.tests.onTest } : {}),
+  };
   const reader = options.kind === 'xml' ? createJUnitReader(readerOptions) : createJsonReader(readerOptions);
   let bytes = 0;
   let sliceStarted = performance.now();
@@ -116,6 +121,11 @@ export async function readUpload(
       if (bytes > maxBytes) throw tooLarge(maxBytes);
       hash.update(chunk);
       reader.write(decoder.write(chunk));
+      const flushing = options.tests?.flushIfDue();
+      if (flushing) {
+        await flushing;
+        sliceStarted = performance.now();
+      }
     }
   } catch (error) {
     if (error instanceof PayloadTooLargeError || error instanceof ValidationError) throw error;

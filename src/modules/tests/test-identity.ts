@@ -1,0 +1,27 @@
+import { createHash } from 'node:crypto';
+
+/** How a title path is joined into a test's title (Playwright's own separator). */
+export const TITLE_SEPARATOR = ' › ';
+
+export interface TestIdentityParts {
+  spec: string;
+  /** The title path joined with TITLE_SEPARATOR. */
+  title: string;
+  /** The Playwright project, '' when none. */
+  project: string;
+}
+
+/**
+ * A test's `testId`: 16 characters of base64url SHA-256 over the app and the identity's parts.
+ * It depends on nothing stored, so the same test has the same id in every report and after any
+ * retention or re-creation of its identity row.
+ */
+export function testIdOf(appId: number, parts: TestIdentityParts): string {
+  return createHash('sha256')
+    .update(`${appId}\u0000${parts.spec}\u0000${parts.title}\u0000${parts.project}`)
+    .digest('base64url')
+    .slice(0, 16);
+}
+
+/** Whether a text could be a testId (what testIdOf writes). */
+export const looksLikeTestId = (text: string) => /^[A-Za-z0-9_-]{16}$/.test(text);

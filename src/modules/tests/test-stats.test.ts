@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { type ResultOfRun, statsOf } from './test-stats.js';
+
+let uploadId = 0;
+const result = (runNumber: number, status: ResultOfRun['status'], extra: Partial<ResultOfRun> = {}) => ({
+  uploadId: ++uploadId,
+  runNumber,
+  attempt: 1,
+  status,
+  durationMs: runNumber * 10,
+  at: `2026-11-${String(runNumber).padStart(2, '0')}T10:00:00.000Z`,
+  commitSha: `c${runNumber}`,
+  runUrl: `https://ci/${runNumber}`,
+  ...extra,
+});
+
+describe('a test over the runs of a window', () => {
+  it('counts runs by their outcome, rates, durations and the failing streak', () => {
+    const stats = statsOf([
+      result(3, 'failed'),
+      result(1, 'passed'),
+      result(2, 'skipped'),
+      result(4, 'failed'),
+    ])!;
+    expect(stats).toMatchObject({
+      runs: 4,
+      passed: 1,
+      failed: 2,
+      skipped: 1,
+      flaky: 0,
+      passRate: 0.3333,
+      flakeRate: 0,
+      avgDurationMs: Math.round((10 + 30 + 40) / 3),
+      p90DurationMs: 40,
+      lastStatus: 'failed',
+      lastRunNumber: 4,
+      lastRunUrl: 'https://ci/4',
+      failingSince: '2026-11-03T10:00:00.000Z',
+      flakyEvidence: [],
+      isFlaky: false,
+    });
+    expect(stats.history.map((point) => point.runNumber)).toEqual([1, 2, 3, 4]);
+    expect(stats.lastFailedUploadId).toBe(uploadId);
+  });
+
+  it('is flaky by retry, by a passing later attempt, and by the same commit in another run', () => {
+    const stats = statsOf([
+      result(1, 'flaky'),
+      result(2, 'failed', { attempt: 1 }),
+      result(2, 'passed', { attempt: 2 }),
+      result(3, 'failed', { commitSha: 'same' }),
+      result(4, 'passed', { commitSha: 'same' }),
+      result(5, 'passed'),
+    ])!;
+    expect(stats).toMatchObject({ runs: 5, passed: 2, flaky: 2, failed: 1, flakeRate: 0.6, isFlaky: true });
+    expect(stats.flakyEvidence).toEqual([
+      { runNumber: 3, runUrl: 'https://ci/3', commitSha: 'same', kind: 'same_commit' },
+      { runNumber: 2, runUrl: 'https://ci/2', commitSha: 'c2', kind: 'same_commit' },
+      { runNumber: 1, runUrl: 'https://ci/1', commitSha: 'c1', kind: 'retry' },
+    ]);
+    expect(stats.history.find((point) => point.runNumber === 2)).toMatchObject({
+      attempt: 2,
+      status: 'flaky',
+    });
+    expect(stats.failingSince).toBeNull();
+  });
+
+  it('keeps the last 20 runs and 5 pieces of evidence, and says nothing without results', () => {
+    const many = Array.from({ length: 30 }, (_, index) => result(index + 1, 'flaky'));
+    const stats = statsOf(many)!;
+    expect(stats.history).toHaveLength(20);
+    expect(stats.history[0]!.runNumber).toBe(11);
+    expect(stats.flakyEvidence.map((evidence) => evidence.runNumber)).toEqual([30, 29, 28, 27, 26]);
+    expect(statsOf([])).toBeUndefined();
+  });
+});
