@@ -1,64 +1,28 @@
+import type { Static } from '@sinclair/typebox';
+import type { CreateQuarantineBody, Quarantine } from '../modules/quarantine/quarantine.schema.js';
 import type {
-  CreateQuarantineBody,
-  Quarantine,
-  SpecQuarantine,
-} from '../modules/quarantine/quarantine.schema.js';
+  TestError as TestErrorSchema,
+  TestItem,
+  TestListQuery as TestListQuerySchema,
+  TestListResponse,
+  TestPage,
+  TestPageResponse,
+} from '../modules/tests/tests.schema.js';
 import type { Caller } from './resource-groups.js';
 
-// The per-test answers (issue #36), typed here from the shapes the issue fixes, until the server's
-// schema files export them.
+// The per-test answers (issue #36), named for callers.
 
-export type TestStatus = 'passed' | 'failed' | 'flaky' | 'skipped';
-
+export type TestStatus = TestItem['lastStatus'];
 /** A test's error as stored: every message (plain text, ≤ 4 KB), its stack (≤ 16 KB), `file:line`. */
-export interface TestError {
-  message: string;
-  stack: string | null;
-  location: string | null;
-}
-
-/** Why a test counts as flaky: a pass on a retry in a run, or a fail and a pass on one commit. */
-export interface FlakyEvidence {
-  runNumber: number;
-  runUrl: string | null;
-  commitSha: string | null;
-  kind: 'retry' | 'same_commit';
-}
-
+export type TestError = Static<typeof TestErrorSchema>;
 /** One test of an app in a report's 14-day window. */
-export interface TestStat {
-  /** Opaque, the same for the same test in every report. */
-  testId: string;
-  spec: string;
-  /** The title path joined with ` › `. */
-  title: string;
-  project: string | null;
-  runs: number;
-  passed: number;
-  failed: number;
-  flaky: number;
-  skipped: number;
-  passRate: number;
-  flakeRate: number;
-  avgDurationMs: number | null;
-  p90DurationMs: number | null;
-  lastStatus: TestStatus;
-  lastRunNumber: number | null;
-  lastRunUrl: string | null;
-  failingSince: string | null;
-  /** At most 20, oldest first. */
-  history: {
-    runNumber: number;
-    attempt: number;
-    status: TestStatus;
-    at: string;
-    durationMs: number | null;
-  }[];
-  lastError: TestError | null;
-  /** At most 5. */
-  flakyEvidence: FlakyEvidence[];
-  quarantine: SpecQuarantine | null;
-}
+export type TestStat = TestItem;
+/** Why a test counts as flaky: a pass on a retry in a run, or a fail and a pass on one commit. */
+export type FlakyEvidence = TestItem['flakyEvidence'][number];
+/** Every stored result of one test, newest first. */
+export type TestDetail = TestPage;
+export type TestResult = TestPage['results'][number];
+export type TestListQuery = TestListQuerySchema;
 
 /** Counts of a spec item's tests (null for the Cypress export, which has no test level). */
 export interface SpecTestCounts {
@@ -68,46 +32,6 @@ export interface SpecTestCounts {
   skipped: number;
 }
 
-export interface TestResult {
-  uploadId: number;
-  runNumber: number;
-  attempt: number;
-  status: TestStatus;
-  durationMs: number | null;
-  at: string;
-  commitSha: string | null;
-  branch: string | null;
-  runUrl: string | null;
-  error: TestError | null;
-}
-
-/** Every stored result of one test, newest first. */
-export interface TestDetail {
-  testId: string;
-  spec: string;
-  title: string;
-  project: string | null;
-  results: TestResult[];
-}
-
-interface Pagination {
-  total: number;
-  limit: number;
-  offset: number;
-  hasMore: boolean;
-}
-
-export interface TestListQuery {
-  spec?: string;
-  status?: 'all' | 'failing' | 'flaky' | 'skipped';
-  search?: string;
-  limit?: number;
-  offset?: number;
-}
-
-export type TestListResponse = { success: true; data: TestStat[]; pagination?: Pagination };
-export type TestDetailResponse = { success: true; data: TestDetail; pagination?: Pagination };
-
 /** A quarantine of one test of a spec: `test` is its title path or its `testId`. */
 export type CreateTestQuarantineBody = CreateQuarantineBody & { test?: string };
 
@@ -115,13 +39,17 @@ export type CreateTestQuarantineBody = CreateQuarantineBody & { test?: string };
 export function testsGroup(client: Caller) {
   return {
     list: (summaryId: number, appId: number, query: TestListQuery = {}) =>
-      client.call<TestListResponse>('GET', `/api/e2e_run_report/${summaryId}/${appId}/tests`, {
+      client.call<Static<typeof TestListResponse>>('GET', `/api/e2e_run_report/${summaryId}/${appId}/tests`, {
         query: { ...query },
       }),
     get: (appId: number, testId: string, page: { limit?: number; offset?: number } = {}) =>
-      client.call<TestDetailResponse>('GET', `/api/apps/${appId}/tests/${encodeURIComponent(testId)}`, {
-        query: { ...page },
-      }),
+      client.call<Static<typeof TestPageResponse>>(
+        'GET',
+        `/api/apps/${appId}/tests/${encodeURIComponent(testId)}`,
+        {
+          query: { ...page },
+        },
+      ),
     quarantine: (body: CreateTestQuarantineBody) =>
       client.call<{ success: true; data: Quarantine }>('POST', '/api/quarantine', { body }),
   };

@@ -63,10 +63,10 @@ describe('test page helpers', () => {
   });
 
   it('draws durations oldest first, a skipped run a gap, and finds the newest error', () => {
-    const error = { message: 'boom', stack: null, location: null };
+    const error = { message: 'boom', stack: '', location: null };
     const results = [
       result({ runNumber: 3, durationMs: 300 }),
-      result({ runNumber: 2, durationMs: null, status: 'skipped' }),
+      result({ runNumber: 2, durationMs: 0, status: 'skipped' }),
       result({ runNumber: 1, durationMs: 100, status: 'failed', error }),
     ];
     expect(durationSeries(results)).toEqual([
