@@ -79,7 +79,8 @@ function Figures({ test }: { test: TestStat }) {
         <span className="card-label">Flaky</span>
         <span className="card-value">{test.runs ? formatPercent(test.flakeRate) : '—'}</span>
         <span className="muted small">
-          {test.flaky} of {test.runs} runs
+          {/* From the rate, which also counts runs that failed on a commit another run passed. */}
+          {Math.round(test.flakeRate * test.runs)} of {test.runs} runs
         </span>
       </li>
       <li className="card">
@@ -199,7 +200,11 @@ export function TestPage() {
           {entry && <Figures test={entry} />}
           <section className="panel" aria-labelledby="test-results-title">
             <div className="panel-header">
-              <h2 id="test-results-title">Last {data.detail.results.length} results</h2>
+              <h2 id="test-results-title">
+                {data.detail.results.length === 1
+                  ? 'Last result'
+                  : `Last ${data.detail.results.length} results`}
+              </h2>
             </div>
             {data.detail.results.length === 0 ? (
               <p className="muted">No stored result.</p>
