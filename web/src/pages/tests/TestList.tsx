@@ -41,7 +41,7 @@ function TestRow({ test, source, showSpec }: { test: TestStat; source: TestSourc
       </div>
       <p className="test-row-figures muted small">
         <span>{test.runs ? `${formatPercent(test.passRate)} passed` : 'No runs'}</span>
-        {test.flaky > 0 && <span>flaky in {test.flaky}</span>}
+        {test.flakeRate > 0 && <span>flaky in {Math.round(test.flakeRate * test.runs)}</span>}
         {test.avgDurationMs !== null && <span>{formatDuration(test.avgDurationMs)}</span>}
       </p>
     </li>
