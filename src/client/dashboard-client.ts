@@ -31,6 +31,7 @@ import { createTransport, type Query, type TransportOptions } from './transport.
 import { keysGroup } from './keys-group.js';
 import { quarantineGroup } from './quarantine-group.js';
 import { testResultsGroup } from './test-results-group.js';
+import { testsGroup } from './tests-group.js';
 import { webhooksGroup } from './webhooks-group.js';
 
 // Only types come from the server's schema files (`import type` is erased at build time), so the
@@ -151,6 +152,8 @@ export class DashboardClient {
   readonly quarantine = quarantineGroup(this);
   readonly testResults = testResultsGroup(() => this.transport);
   readonly keys = keysGroup(this);
+  /** Per-test results: a report's tests of an app, one test's history, a test's quarantine. */
+  readonly tests = testsGroup(this);
 
   readonly jobs = {
     list: () => this.get<JobListResponse>('/api/jobs'),

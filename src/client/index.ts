@@ -19,6 +19,17 @@ export {
 } from './errors.js';
 export type { Query, RawBody, RequestOptions, TransportOptions } from './transport.js';
 export type { UploadQuery } from './test-results-group.js';
+export type {
+  CreateTestQuarantineBody,
+  FlakyEvidence,
+  SpecTestCounts,
+  TestDetail,
+  TestError,
+  TestListQuery,
+  TestResult,
+  TestStat,
+  TestStatus,
+} from './tests-group.js';
 export type { JobName, JobRun, JobStatus } from '../modules/jobs/jobs.schema.js';
 export type {
   AppRunsToday,

@@ -21,6 +21,7 @@ const ApplicationsPage = lazy(() =>
 const AppReportPage = lazy(() =>
   import('./pages/insight/AppReportPage').then((m) => ({ default: m.AppReportPage })),
 );
+const TestPage = lazy(() => import('./pages/tests/TestPage').then((m) => ({ default: m.TestPage })));
 const NotificationsPage = lazy(() =>
   import('./pages/Notifications').then((m) => ({ default: m.NotificationsPage })),
 );
@@ -52,6 +53,7 @@ const PAGES = [
 const LINKED_PAGES: { pattern: RegExp; section: string; Page: ComponentType }[] = [
   { pattern: /^\/apps\/\d+\/report$/, section: '/', Page: AppReportPage },
   { pattern: /^\/apps\/\d+\/runs\/\d+$/, section: '/apps', Page: RunPage },
+  { pattern: /^\/apps\/\d+\/tests\/[^/]+$/, section: '/', Page: TestPage },
 ];
 
 /** The page for a path and the navigation entry to mark current; unknown paths get "not found". */

@@ -12,6 +12,7 @@ import { FailingSpecActions, type FailingSpecContext, KnownFailuresTable } from 
 import { FailureGroups } from './FailureGroups';
 import { SpecWhy } from './SpecHistory';
 import { SpecTable } from './SpecTable';
+import { TestSearch, type TestSource } from '../tests/TestList';
 import { lastFailureAuthor, specLists } from './links';
 import './insight.css';
 
@@ -121,6 +122,13 @@ export function AppReportBody({ appId, date, appName }: { appId: number; date: s
   // Quarantined failures are shown apart: the failing list holds only the new ones.
   const newFailing = lists.failing.filter((spec) => !spec.quarantine);
   const knownFailing = lists.failing.filter((spec) => spec.quarantine);
+  const summaryId = data?.shown?.summary.id;
+  const testSource: TestSource | undefined =
+    summaryId === undefined ? undefined : { summaryId, appId, date: data?.shown?.summary.date ?? date };
+  // The Cypress export has no test level: its spec items say so with `tests: null`.
+  const hasTests = !(
+    data?.specs.length && data.specs.every((spec) => 'tests' in spec && spec.tests === null)
+  );
   const contextOf = (spec: SpecStat): FailingSpecContext => ({
     appId,
     appName: name,
@@ -210,6 +218,7 @@ export function AppReportBody({ appId, date, appName }: { appId: number; date: s
               </span>
             </li>
           </ul>
+          {testSource && hasTests && <TestSearch source={testSource} />}
           <Section
             id="failing-specs"
             title="Failing specs"
@@ -224,6 +233,7 @@ export function AppReportBody({ appId, date, appName }: { appId: number; date: s
               caption="Failing specs, most failed runs first"
               specs={newFailing}
               columns="failing"
+              tests={testSource}
               actions={(spec) => (
                 <FailingSpecActions context={contextOf(spec)} onQuarantined={state.reload} />
               )}
@@ -255,7 +265,12 @@ export function AppReportBody({ appId, date, appName }: { appId: number; date: s
             count={lists.flaky.length}
             empty="No flaky spec in the 14 days."
           >
-            <SpecTable caption="Flaky specs, most flaky runs first" specs={lists.flaky} columns="flaky" />
+            <SpecTable
+              caption="Flaky specs, most flaky runs first"
+              specs={lists.flaky}
+              columns="flaky"
+              tests={testSource}
+            />
           </Section>
           <Section
             id="slowest-specs"
@@ -263,7 +278,12 @@ export function AppReportBody({ appId, date, appName }: { appId: number; date: s
             count={lists.slowest.length}
             empty="The test results carried no durations."
           >
-            <SpecTable caption="Slowest specs by average duration" specs={lists.slowest} columns="slow" />
+            <SpecTable
+              caption="Slowest specs by average duration"
+              specs={lists.slowest}
+              columns="slow"
+              tests={testSource}
+            />
           </Section>
           <AppTrend appId={appId} version={data.shown?.summary.updatedAt} />
         </>

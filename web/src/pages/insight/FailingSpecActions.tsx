@@ -24,13 +24,23 @@ const QUARANTINE_LABELS: Record<string, string> = {
   expiresAt: 'Expires',
 };
 
-/** "Quarantine…": set the spec aside as a known failure, with a reason, a ticket and an optional expiry. */
-function QuarantineForm({
-  context,
+/** What a quarantine sets aside: a spec, or one test of it (`test`: its id, `title`: its name). */
+export interface QuarantineTarget {
+  appId: number;
+  spec: string;
+  test?: { id: string; title: string };
+}
+
+/**
+ * "Quarantine…": set a spec, or one of its tests, aside as a known failure, with a reason, a ticket
+ * and an optional expiry.
+ */
+export function QuarantineForm({
+  target,
   onDone,
   onCancel,
 }: {
-  context: FailingSpecContext;
+  target: QuarantineTarget;
   onDone: () => void;
   onCancel: () => void;
 }) {
@@ -41,14 +51,16 @@ function QuarantineForm({
   const [expires, setExpires] = useState('');
   const { busy, error, onSubmit } = useSubmit(async () => {
     const expiresAt = fromLocalInput(expires);
-    await client.quarantine.create({
-      appId: context.appId,
-      spec: context.spec.spec,
+    const body = {
+      appId: target.appId,
+      spec: target.spec,
       reason,
       ...(ticketKey.trim() ? { ticketKey: ticketKey.trim().toUpperCase() } : {}),
       ...(expiresAt ? { expiresAt } : {}),
-    });
-    notify(`${context.spec.spec} is now a known failure.`);
+    };
+    if (target.test) await client.tests.quarantine({ ...body, test: target.test.id });
+    else await client.quarantine.create(body);
+    notify(`${target.test?.title ?? target.spec} is now a known failure.`);
     onDone();
   });
   const fieldError = (field: string) => fieldMessage(error, field, QUARANTINE_LABELS[field] ?? field);
@@ -56,8 +68,18 @@ function QuarantineForm({
   return (
     <form onSubmit={onSubmit} noValidate className="form">
       <p className="muted small">
-        <code className="spec-name">{context.spec.spec}</code> stays in the figures, but the daily alert no
-        longer reports it. It is lifted when its ticket is done or when it expires.
+        {target.test ? (
+          <>
+            <strong>{target.test.title}</strong> (in <code className="spec-name">{target.spec}</code>) stays
+            in the figures, but its failures no longer alert; the other tests of the file still do.
+          </>
+        ) : (
+          <>
+            <code className="spec-name">{target.spec}</code> stays in the figures, but the daily alert no
+            longer reports it.
+          </>
+        )}{' '}
+        It is lifted when its ticket is done or when it expires.
       </p>
       <ErrorMessage error={unplaced} />
       <TextArea
@@ -193,7 +215,7 @@ export function FailingSpecActions({
       </button>
       <Dialog open={open === 'quarantine'} title={`Quarantine ${name}`} onClose={close}>
         <QuarantineForm
-          context={context}
+          target={{ appId: context.appId, spec: context.spec.spec }}
           onCancel={close}
           onDone={() => {
             close();
