@@ -1,4 +1,5 @@
 import type { ModuleDeps } from '../module-deps.js';
+import { cachedIdentities } from '../tests/identity-cache.js';
 import { createTestRecorder } from '../tests/test-recorder.js';
 import { createTestsRepository } from '../tests/tests.repository.js';
 import { todayUtc } from '../../shared/time.js';
@@ -23,6 +24,11 @@ export function createTestResultsModule(
 ): TestResultsModule {
   const repository = createTestResultsRepository(db);
   const tests = createTestsRepository(db);
+  // One cache per service process, shared by its uploads.
+  const resolveIdentities = cachedIdentities(
+    (appId, identities, day) => tests.resolveIdentities(appId, identities, day),
+    todayUtc,
+  );
   return {
     repository,
     maxBytes: config.uploadMaxBytes,
@@ -32,8 +38,7 @@ export function createTestResultsModule(
       ...(links.onAccepted ? { onAccepted: links.onAccepted } : {}),
       ...(links.onRunUploaded ? { onRunUploaded: links.onRunUploaded } : {}),
       warn: (error, message) => log.warn({ err: error }, message),
-      recordTests: (appId) =>
-        createTestRecorder(appId, (app, identities) => tests.resolveIdentities(app, identities, todayUtc())),
+      recordTests: (appId) => createTestRecorder(appId, resolveIdentities),
     }),
   };
 }

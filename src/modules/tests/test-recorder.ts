@@ -62,6 +62,9 @@ export function createTestRecorder(appId: number, resolve: ResolveIdentities) {
     const wanted = identities;
     pending = [];
     identities = new Map();
+    // The batch's transaction holds the database (SQLite's one connection) while it runs: let
+    // the requests that are waiting go first.
+    await new Promise((resolveTurn) => setImmediate(resolveTurn));
     const ids = await resolve(appId, [...wanted.values()]);
     for (const result of batch) {
       const identityId = ids.get(result.key);

@@ -29,6 +29,8 @@ export interface FailureTextRow {
 
 /** Ids or keys per `IN (…)` list: well under both dialects' bound-parameter limits. */
 const BATCH = 500;
+/** Identity rows per INSERT: 5 bound parameters each, 10,000 in all (SQLite allows 32,766). */
+const INSERT_ROWS = 2000;
 
 function* batches<T>(items: readonly T[], size = BATCH): Generator<T[]> {
   for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
@@ -53,7 +55,7 @@ export function createTestsRepository(db: Db) {
 
   async function idsByKey(on: Db, appId: number, keys: readonly string[]): Promise<Map<string, number>> {
     const found = new Map<string, number>();
-    for (const batch of batches(keys)) {
+    for (const batch of batches(keys, INSERT_ROWS)) {
       const rows = await on
         .selectFrom('test_identities')
         .select(['id', 'key'])
@@ -98,20 +100,28 @@ export function createTestsRepository(db: Db) {
           appId,
           identities.map((identity) => identity.key),
         );
-        const missing = identities.filter((identity) => !ids.has(identity.key));
         const seen = [...ids.values()];
-        for (const batch of batches(missing, 200)) {
-          const created = await trx
+        const missing = identities.filter((identity) => !ids.has(identity.key));
+        // One statement per INSERT_ROWS rows (5 parameters a row, under both dialects' limits); a
+        // racing upload's row wins the conflict and is read back below, as is every new row.
+        for (const batch of batches(missing, INSERT_ROWS)) {
+          await trx
             .insertInto('test_identities')
-            .values(batch.map((identity) => ({ app_id: appId, ...identity, last_seen: day })))
+            .values(
+              batch.map(({ key, spec, title, project }) => ({
+                app_id: appId,
+                key,
+                spec,
+                title,
+                project,
+                last_seen: day,
+              })),
+            )
             .onConflict((conflict) => conflict.columns(['app_id', 'key']).doNothing())
-            .returning(['id', 'key'])
             .execute();
-          for (const row of created) ids.set(row.key, row.id);
         }
-        // Created meanwhile by a racing upload: its row is as good.
-        const raced = missing.filter((identity) => !ids.has(identity.key)).map((identity) => identity.key);
-        for (const [key, id] of await idsByKey(trx, appId, raced)) ids.set(key, id);
+        const created = missing.map((identity) => identity.key);
+        for (const [key, id] of await idsByKey(trx, appId, created)) ids.set(key, id);
         for (const batch of batches(seen)) {
           await trx
             .updateTable('test_identities')
