@@ -48,6 +48,8 @@ describe('configuration', () => {
       manualTicketsReminder: '0 9 * * 1-5',
       deleteCompletedTodos: '0 2 * * 0',
       quarantineReview: '15 * * * *',
+      resultsRetention: '30 3 * * *',
+      resultsRetentionDays: 90,
     });
     expect(config.trustProxy).toBe(false);
   });

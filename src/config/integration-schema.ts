@@ -148,5 +148,16 @@ export const JOB_VARIABLES = {
       default: '15 * * * *',
       description: 'the quarantine review job: lifts quarantines whose ticket is done or that expired',
     }),
+    resultsRetention: cron({
+      env: 'RESULTS_RETENTION_SCHEDULE',
+      default: '30 3 * * *',
+      description: 'the results retention job: deletes per-test results older than RESULTS_RETENTION_DAYS',
+    }),
+    resultsRetentionDays: integer({
+      env: 'RESULTS_RETENTION_DAYS',
+      default: 90,
+      minimum: 1,
+      description: 'days test-result uploads, their results, failures and unused test identities are kept',
+    }),
   }),
 };

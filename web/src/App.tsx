@@ -1,4 +1,3 @@
-import { RunPage } from './pages/RunPage';
 import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
 import { ClientProvider, onUnauthorized, storedKey, storeKey } from './api/client';
 import { ConnectionBar } from './components/ConnectionBar';
@@ -21,6 +20,7 @@ const ApplicationsPage = lazy(() =>
 const AppReportPage = lazy(() =>
   import('./pages/insight/AppReportPage').then((m) => ({ default: m.AppReportPage })),
 );
+const RunPage = lazy(() => import('./pages/RunPage').then((m) => ({ default: m.RunPage })));
 const TestPage = lazy(() => import('./pages/tests/TestPage').then((m) => ({ default: m.TestPage })));
 const NotificationsPage = lazy(() =>
   import('./pages/Notifications').then((m) => ({ default: m.NotificationsPage })),

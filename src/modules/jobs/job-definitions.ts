@@ -34,6 +34,11 @@ export interface JobDeps {
   timezone: string;
   now?: () => Date;
   newRequestId?: () => string;
+  /**
+   * The results retention (src/modules/tests/results-retention.ts). It works on the database
+   * itself: a purge of millions of rows takes minutes, longer than an HTTP request should.
+   */
+  resultsRetention?: { run(): Promise<unknown> };
 }
 
 /** `YYYY-MM-DD` of an instant in a time zone. */
@@ -125,6 +130,16 @@ export function createJobs(config: Pick<Config, 'jobs'>, deps: JobDeps): Record<
         'Lifts quarantines whose tracker ticket is done or that expired (one info notification each)',
       schedule: config.jobs.quarantineReview,
       run: () => reviewQuarantines(deps.api),
+    },
+    'results-retention': {
+      name: 'results-retention',
+      description:
+        'Deletes test-result uploads, their results and failures, and unused test identities older than RESULTS_RETENTION_DAYS',
+      schedule: config.jobs.resultsRetention,
+      async run() {
+        if (!deps.resultsRetention) throw new Error('results retention is not available in this process');
+        return deps.resultsRetention.run();
+      },
     },
   };
 }

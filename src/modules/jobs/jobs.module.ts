@@ -1,4 +1,6 @@
 import type { ModuleDeps } from '../module-deps.js';
+import { createResultsRetention } from '../tests/results-retention.js';
+import { createResultsRetentionRepository } from '../tests/results-retention.repository.js';
 import { createJobRunner, type JobRunner } from './job-runner.js';
 import { createJobs, type JobDefinition } from './job-definitions.js';
 import { createJobsApi } from './jobs-api.js';
@@ -39,9 +41,13 @@ export function createJobsModule(
   const repository = createJobRunsRepository(db);
   const runner = createJobRunner({ repository, logger: log });
   const timezone = config.jobs.timezone;
+  const resultsRetention = createResultsRetention({
+    repository: createResultsRetentionRepository(db),
+    days: config.jobs.resultsRetentionDays,
+  });
   const reaching = (client: JobsClient): JobsReachingApi => {
     const api = createJobsApi(client);
-    return { jobs: createJobs(config, { broker, api, timezone }), appTriggers: api };
+    return { jobs: createJobs(config, { broker, api, timezone, resultsRetention }), appTriggers: api };
   };
   const jobsAt = (apiBaseUrl: string) => reaching(links.clientAt(apiBaseUrl)).jobs;
   return {

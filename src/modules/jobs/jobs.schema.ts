@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { OrNull, Timestamp } from '../../http/plumbing/schemas.js';
 
 /**
- * The four scheduled jobs of the spec, then the quarantine review. Names mirror their override
+ * The four scheduled jobs of the spec, then the quarantine review and the results retention. Names mirror their override
  * variables (`E2E_REPORT_CRON_SCHEDULE` → `e2e-report`, …) so an operator can tell which variable
  * moves which job.
  */
@@ -12,6 +12,7 @@ export const JOB_NAMES = [
   'manual-tickets-reminder',
   'delete-completed-todos',
   'quarantine-review',
+  'results-retention',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -34,6 +35,8 @@ const JOB_ALIASES: Record<string, JobName> = {
   'delete-completed-to-dos': 'delete-completed-todos',
   'delete-completed-todos-schedule': 'delete-completed-todos',
   'quarantine-review-schedule': 'quarantine-review',
+  'results-retention-schedule': 'results-retention',
+  retention: 'results-retention',
 };
 
 /**

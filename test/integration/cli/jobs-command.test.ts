@@ -22,22 +22,25 @@ describe('dashboard jobs', () => {
     server = undefined;
   });
 
-  it('lists the four jobs as a table or JSON', async () => {
+  it('lists the jobs as a table or JSON', async () => {
     server = await startLiveServer();
     const config = testConfig({ API_BASE_URL: server.baseUrl });
     const table = capture();
     expect(await jobsCommand(['list'], config, table.io)).toBe(0);
     expect(table.out[0]).toMatch(/^NAME\s+SCHEDULE\s+LAST RUN\s+RESULT\s+NEXT RUN$/);
-    expect(table.out.slice(1, 5).map((line) => line.split(/\s+/)[0])).toEqual([
+    expect(table.out.slice(1, 7).map((line) => line.split(/\s+/)[0])).toEqual([
       'e2e-report',
       'pr-management',
       'manual-tickets-reminder',
       'delete-completed-todos',
+      'quarantine-review',
+      'results-retention',
     ]);
+    expect(table.out[6]).toContain('30 3 * * *');
     expect(table.out[4]).toContain('0 2 * * 0');
     const json = capture();
     expect(await jobsCommand(['list', '--json'], config, json.io)).toBe(0);
-    expect(JSON.parse(json.out.join('\n'))).toHaveLength(5);
+    expect(JSON.parse(json.out.join('\n'))).toHaveLength(6);
   });
 
   it('runs a job, waits for its result, and reports failures and unknown names', async () => {

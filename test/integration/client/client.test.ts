@@ -207,6 +207,7 @@ describe.each(DIALECTS)('DashboardClient against the live server (%s)', (dialect
       'manual-tickets-reminder',
       'delete-completed-todos',
       'quarantine-review',
+      'results-retention',
     ]);
     const accepted = await client.jobs.run('delete-completed-todos');
     expect(accepted.data.job).toBe('delete-completed-todos');

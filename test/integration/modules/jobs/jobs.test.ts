@@ -23,7 +23,7 @@ describe.each(DIALECTS)('jobs API (%s)', (dialect) => {
     t = server = broker = undefined;
   });
 
-  it('GET /api/jobs lists the four jobs and the quarantine review with their default schedules', async () => {
+  it('GET /api/jobs lists the four jobs, the quarantine review and the results retention with their default schedules', async () => {
     t = await createTestApp({ dialect });
     const res = await t.api({ method: 'GET', url: '/api/jobs' });
     expect(res.statusCode).toBe(200);
@@ -36,6 +36,7 @@ describe.each(DIALECTS)('jobs API (%s)', (dialect) => {
       '0 9 * * 1-5',
       '0 2 * * 0',
       '15 * * * *',
+      '30 3 * * *',
     ]);
     for (const job of body.data) {
       expect(job).toMatchObject({ timezone: 'UTC', lastRun: null, lastResult: null, lastError: null });

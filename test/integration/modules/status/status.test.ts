@@ -86,6 +86,7 @@ describe.each(DIALECTS)('GET /api/status on a bare configuration (%s)', (dialect
       'manual-tickets-reminder',
       'delete-completed-todos',
       'quarantine-review',
+      'results-retention',
     ]);
     expect(listed).toEqual(jobs.json().data);
   });
