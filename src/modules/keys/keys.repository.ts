@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isStorableId, toCount } from '../../db/errors.js';
 import { pageWithTotal } from '../../db/paging.js';
-import type { ApiKeysTable } from '../../db/schema.js';
+import type { ApiKeysTable } from '../../db/schema-results.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 

@@ -6,7 +6,7 @@ import type {
   TestResultFailuresTable,
   TestResultSpecsTable,
   TestResultUploadsTable,
-} from '../../db/schema.js';
+} from '../../db/schema-results.js';
 
 export type UploadRow = Selectable<TestResultUploadsTable>;
 export type FailureRow = Selectable<TestResultFailuresTable>;

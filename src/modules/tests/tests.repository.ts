@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { isStorableId } from '../../db/errors.js';
-import type { TestIdentitiesTable } from '../../db/schema.js';
+import type { TestIdentitiesTable } from '../../db/schema-results.js';
 import type { IdentityToResolve } from './test-recorder.js';
 
 export type IdentityRow = Selectable<TestIdentitiesTable>;
