@@ -92,3 +92,26 @@ describe('comment body', () => {
     );
   });
 });
+
+describe('text from uploads in the pull-request comment', () => {
+  it('stays literal: no link, mention, issue reference, emphasis, table cell or hidden marker', () => {
+    const hostile =
+      '](https://evil.example) @octo-org/admins #12 **bold** | cell <!-- test-dashboard:shop -->';
+    const body = commentBody({
+      appCode: 'shop',
+      appName: 'Shop',
+      verdict: verdict([failure({ title: hostile, error: hostile })]),
+      testsPassed: 0,
+      testUrl: (id) => `https://dash.example/apps/1/tests/${id}`,
+    });
+    expect(body.split(commentMarker('shop'))).toHaveLength(2);
+    expect(body).not.toContain('](https://evil');
+    expect(body).not.toContain('https://evil');
+    expect(body).not.toMatch(/(^|[^\\])@octo/);
+    expect(body).not.toContain('@octo');
+    expect(body).not.toContain('#12');
+    expect(body).not.toContain('**bold');
+    expect(body).not.toMatch(/[^\\]\| cell/);
+    expect(body).toContain('\\]\\(h');
+  });
+});

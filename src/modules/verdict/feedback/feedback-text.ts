@@ -51,11 +51,21 @@ const CLASS_TITLES: Record<VerdictClass, string> = {
   quarantined: 'Quarantined',
 };
 
-/** Markdown-safe single line: no pipes breaking tables, no HTML, no line breaks. */
+/**
+ * Text from uploads (test names, errors, authors) as one literal line of GitHub Markdown: the
+ * characters that open Markdown structure inside a line are backslash-escaped (no link, image,
+ * emphasis, strike-through, table cell or code span can be opened; dots and colons stay as they
+ * are so names read as written), `<`/`>` become entities (no HTML, no hidden marker), and
+ * a zero-width space after `@`, `#` and a URL's scheme keeps GitHub from turning a name into a
+ * mention, an issue reference or a link.
+ */
 function inline(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
+  const flat = text.replace(/\s+/g, ' ');
   const cut = flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  return cut.replace(/[|`]/g, (c) => `\\${c}`);
+  return cut
+    .replace(/[\\`*_{}[\]()#!|~]/g, (c) => `\\${c}`)
+    .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'))
+    .replace(/(@|#|\bwww|\bhttps?)/g, '$1\u200b');
 }
 
 function testName(failure: VerdictFailure): string {
