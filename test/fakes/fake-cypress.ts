@@ -56,6 +56,8 @@ export interface FakeCypress {
   delayMs: number;
   /** Most requests ever being answered at the same time. */
   readonly maxConcurrent: number;
+  /** The same, per `end_date` asked (a report's date): what a lock per date must keep at 1. */
+  readonly maxConcurrentByEndDate: ReadonlyMap<string, number>;
   close(): Promise<void>;
 }
 
@@ -87,8 +89,10 @@ export async function startFakeCypress(options: { apiKey?: string } = {}): Promi
     hangs: 0,
     delayMs: 0,
     maxConcurrent: 0,
+    maxConcurrentByEndDate: new Map<string, number>(),
   };
   let active = 0;
+  const activeByEndDate = new Map<string, number>();
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -151,7 +155,15 @@ export async function startFakeCypress(options: { apiKey?: string } = {}): Promi
 
     active += 1;
     (state as { maxConcurrent: number }).maxConcurrent = Math.max(state.maxConcurrent, active);
-    res.once('close', () => (active -= 1));
+    const endDate = query.get('end_date') ?? '';
+    const activeForDate = (activeByEndDate.get(endDate) ?? 0) + 1;
+    activeByEndDate.set(endDate, activeForDate);
+    const byDate = state.maxConcurrentByEndDate as Map<string, number>;
+    byDate.set(endDate, Math.max(byDate.get(endDate) ?? 0, activeForDate));
+    res.once('close', () => {
+      active -= 1;
+      activeByEndDate.set(endDate, activeByEndDate.get(endDate)! - 1);
+    });
     setTimeout(() => {
       answer().catch(() => res.destroy());
     }, state.delayMs);

@@ -86,6 +86,24 @@ export function createReportStateRepository(db: Db) {
         .execute();
     },
 
+    /** The figures saved by `saveReport(…, { ready: false })` and their alerts are in: publish them. */
+    async markReady(date: string): Promise<void> {
+      const now = nowIso();
+      await db
+        .updateTable('e2e_report_summaries')
+        .set({
+          status: 'ready',
+          updated_at: now,
+          ready_at: now,
+          attempt: null,
+          next_attempt_at: null,
+          last_error: null,
+          queued_at: null,
+        })
+        .where('date', '=', date)
+        .execute();
+    },
+
     /** Every attempt failed; the last ready version (if any) stays on the row. */
     async markFailed(date: string, attempts: number, lastError: string): Promise<void> {
       await db

@@ -49,14 +49,24 @@ export function createReportsRepository(db: Db) {
      * The date's summary becomes `ready` with its totals, and its details are replaced, in one
      * transaction: readers see the last ready version or this one, never a mix or nothing.
      */
-    async saveReport(date: string, aggregate: Aggregate): Promise<SummaryRow> {
+    /**
+     * Replaces the date's figures, details and specs. With `ready: false` the row stays `pending`
+     * (the worker stores the alerts first, then calls `markReady`), so a reader who sees the report
+     * ready also sees the notifications it raised.
+     */
+    async saveReport(
+      date: string,
+      aggregate: Aggregate,
+      options: { ready?: boolean } = {},
+    ): Promise<SummaryRow> {
+      const ready = options.ready ?? true;
       return db.transaction().execute(async (trx) => {
         const now = nowIso();
         const { totals } = aggregate;
         const day = (field: 'totalRuns' | 'passedRuns' | 'failedRuns') =>
           aggregate.details.reduce((sum, detail) => sum + detail.day[field], 0);
         const values = {
-          status: 'ready',
+          status: ready ? 'ready' : 'pending',
           total_runs: totals.totalRuns,
           passed_runs: totals.passedRuns,
           failed_runs: totals.failedRuns,
@@ -66,11 +76,9 @@ export function createReportsRepository(db: Db) {
           day_failed_runs: day('failedRuns'),
           apps_without_runs: JSON.stringify(aggregate.appsWithoutRuns),
           updated_at: now,
-          ready_at: now,
-          attempt: null,
-          next_attempt_at: null,
-          last_error: null,
-          queued_at: null,
+          ...(ready
+            ? { ready_at: now, attempt: null, next_attempt_at: null, last_error: null, queued_at: null }
+            : {}),
         };
         let summary = await trx
           .updateTable('e2e_report_summaries')

@@ -1,6 +1,6 @@
 import type { NotificationSink } from '../../notifications/notification-sink.js';
 import type { QuarantineEffects } from '../../quarantine/report-effects.js';
-import { createAggregator, reportWindow } from '../aggregation.js';
+import { type Aggregate, createAggregator, reportWindow } from '../aggregation.js';
 import {
   reportNotifications,
   type SuspectsSource,
@@ -64,12 +64,29 @@ export async function generateReport(
     repository.listDetailsForDate(addDays(request.date, -1)),
     repository.listDetailsForDate(request.date),
   ]);
-  await repository.saveReport(request.date, aggregate);
+  // Saved still pending: the alerts are stored before the report turns ready, so whoever sees
+  // it ready sees its alerts too. A retry after a failure in between finds these details as the
+  // date's own and raises nothing twice.
+  await repository.saveReport(request.date, aggregate, { ready: false });
+  await notifyChanges(deps, request, aggregate, apps, previousDay, sameDay, warn);
+  await repository.markReady(request.date);
+  return aggregate;
+}
+
+async function notifyChanges(
+  deps: ReportGenerationDeps,
+  request: ReportRequest,
+  aggregate: Aggregate,
+  apps: readonly { id: number; name: string }[],
+  previousDay: Awaited<ReturnType<ReportsRepository['listDetailsForDate']>>,
+  sameDay: Awaited<ReturnType<ReportsRepository['listDetailsForDate']>>,
+  warn: (error: unknown, message: string) => void,
+): Promise<void> {
   // A backfill or replay of past dates must not push news about the past: only the newest
   // report speaks. Pending newer dates count too, so a backfill requested all at once (oldest
   // processed first) stays silent until its newest date.
-  const newest = await repository.newestReportDate();
-  if (newest !== undefined && newest > request.date) return aggregate;
+  const newest = await deps.repository.newestReportDate();
+  if (newest !== undefined && newest > request.date) return;
   const names = new Map(apps.map((app) => [app.id, app.name]));
   const notifications = reportNotifications(aggregate.details, names, previousDay, sameDay);
   const kept = await (deps.quarantine?.filterReportNotifications(notifications) ?? notifications);
@@ -79,5 +96,4 @@ export async function generateReport(
       .notify(notification)
       .catch((error: unknown) => warn(error, 'could not store a report notification'));
   }
-  return aggregate;
 }
