@@ -123,7 +123,7 @@ function createHttpParts(infrastructure: Infrastructure, keys: KeysModule) {
     blockMs: config.auth.bruteForceBlockMs,
   };
   const attemptStore = infrastructure.redis
-    ? createRedisAttemptStore(infrastructure.redis, bruteForcePolicy)
+    ? createRedisAttemptStore(infrastructure.redis, bruteForcePolicy, config.redisNamespace)
     : createMemoryAttemptStore(bruteForcePolicy);
   return {
     /** Failed-key attempts and blocks per address (closed with the HTTP app). */

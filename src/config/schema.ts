@@ -60,7 +60,7 @@ export const ConfigSchema = Type.Object({
     default: '',
     unset: "unset (the spec's exact names)",
     description:
-      "prefix of the broker's Redis keys and channels and of the scheduler's tick locks, so that deployments or test runs can share one Redis server",
+      'prefix of every Redis key and channel (broker, scheduler tick locks, brute-force blocks, rate-limit counts), so that deployments or test runs can share one Redis server',
   }),
   trustProxy: trustProxy({
     env: 'TRUST_PROXY',

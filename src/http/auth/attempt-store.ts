@@ -108,8 +108,8 @@ return {count, 0}
  * process (several API processes then each allow their own attempts). A block made in memory
  * during an outage still holds after Redis returns, until it expires.
  */
-export function createRedisAttemptStore(redis: Redis, policy: AttemptPolicy): AttemptStore {
-  const shared = createSharedAttemptStore(redis, policy);
+export function createRedisAttemptStore(redis: Redis, policy: AttemptPolicy, namespace = ''): AttemptStore {
+  const shared = createSharedAttemptStore(redis, policy, namespace);
   const local = createMemoryAttemptStore(policy);
   // The guard connection refuses commands at once while disconnected, so the fallback costs no wait.
   const eitherStore = async <T>(operation: (store: AttemptStore) => T | Promise<T>): Promise<T> => {
@@ -136,9 +136,10 @@ export function createRedisAttemptStore(redis: Redis, policy: AttemptPolicy): At
   };
 }
 
-function createSharedAttemptStore(redis: Redis, policy: AttemptPolicy): AttemptStore {
-  const failuresKey = (ip: string) => `dashboard:auth:failures:${ip}`;
-  const blockKey = (ip: string) => `dashboard:auth:block:${ip}`;
+/** Keys under REDIS_NAMESPACE, like the broker's: two deployments on one Redis block apart. */
+function createSharedAttemptStore(redis: Redis, policy: AttemptPolicy, namespace: string): AttemptStore {
+  const failuresKey = (ip: string) => `${namespace}dashboard:auth:failures:${ip}`;
+  const blockKey = (ip: string) => `${namespace}dashboard:auth:block:${ip}`;
   let sequence = 0;
   return {
     async recordFailure(ip, now) {

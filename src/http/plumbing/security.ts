@@ -95,7 +95,8 @@ export async function registerRateLimit(
   await scope.register(rateLimit, {
     global: false,
     ...(redis ? { redis } : {}),
-    nameSpace: 'dashboard:ratelimit:',
+    // Under REDIS_NAMESPACE like every other key, so deployments sharing a Redis count apart.
+    nameSpace: `${config.redisNamespace}dashboard:ratelimit:`,
     skipOnError: true,
     keyGenerator: (request) => request.ip,
     max: config.rateLimit.max,

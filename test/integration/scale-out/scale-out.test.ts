@@ -120,7 +120,7 @@ describe.skipIf(!postgresAvailable || !redisAvailable)('scale-out: 2 API, 2 work
     redisUrl.pathname = `/${REDIS_DB}`;
     redis = new Redis(redisUrl.toString());
     // A block left by an interrupted earlier run would turn the jobs' API calls into 429s.
-    const staleBlocks = await redis.keys('dashboard:auth:*');
+    const staleBlocks = await redis.keys(`${NAMESPACE}dashboard:auth:*`);
     if (staleBlocks.length) await redis.del(...staleBlocks);
     const ports = [await freePort(), await freePort()];
     const commands = procfileCommands();
@@ -180,7 +180,7 @@ describe.skipIf(!postgresAvailable || !redisAvailable)('scale-out: 2 API, 2 work
       for (const proc of procs)
         process.stderr.write(`--- ${proc.role}\n${proc.output.join('').slice(-3000)}\n`);
     }
-    const keys = [...(await redis.keys(`${NAMESPACE}*`)), ...(await redis.keys('dashboard:auth:*'))];
+    const keys = await redis.keys(`${NAMESPACE}*`);
     if (keys.length) await redis.del(...keys);
     redis.disconnect();
     await cypress?.close();

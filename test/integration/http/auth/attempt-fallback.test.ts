@@ -15,11 +15,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function serveWith(redisUrl: string) {
+async function serveWith(redisUrl: string, env: Record<string, string> = {}) {
   const redis = createGuardRedisConnection(redisUrl);
   redis.on('error', () => undefined);
   cleanups.push(() => redis.disconnect());
-  const app: TestApp = await createTestApp({ redis });
+  const app: TestApp = await createTestApp({ redis, env });
   cleanups.push(() => app.close());
   const address = await app.app.listen({ port: 0, host: '127.0.0.1' });
   const get = async (key: string) =>
@@ -58,6 +58,31 @@ describe('brute-force protection while Redis is unreachable', () => {
       // The restarted Redis knows nothing of the block; this process still does.
       expect(await connection.keys('dashboard:auth:*')).toEqual([]);
       expect(await get(TEST_KEY)).toBe(429);
+    },
+    30_000,
+  );
+
+  it.runIf(redisServerInstalled)(
+    'keeps its failures, blocks and rate-limit counts under REDIS_NAMESPACE',
+    async () => {
+      const redis = await startPrivateRedis();
+      cleanups.push(() => redis.stop());
+      const { redis: connection, get } = await serveWith(redis.url, {
+        REDIS_NAMESPACE: 'team-a:',
+        RATE_LIMIT_MAX: '100',
+      });
+      await waitFor(() => connection.status === 'ready');
+      for (let attempt = 0; attempt < 4; attempt += 1) await get('wrong-key');
+      const keys = await connection.keys('*');
+      expect(keys.length).toBeGreaterThanOrEqual(3);
+      expect(keys.filter((key) => !key.startsWith('team-a:'))).toEqual([]);
+      expect(keys).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^team-a:dashboard:auth:failures:/),
+          expect.stringMatching(/^team-a:dashboard:auth:block:/),
+          expect.stringMatching(/^team-a:dashboard:ratelimit:/),
+        ]),
+      );
     },
     30_000,
   );
