@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BENCH_REPORT_DATE, sampleRow } from './reports.mjs';
+import { BENCH_REPORT_DATE, sampleRow } from './report-seed.mjs';
 
 const modulePath =
   process.argv[2] || new URL('../dist/src/modules/reports/aggregation.js', import.meta.url).pathname;

@@ -23,7 +23,7 @@ import {
   serviceEnvironment,
   startProcess,
 } from './lib.mjs';
-import { BENCH_REPORT_DATE as DATE, seedReportDatabase } from './reports.mjs';
+import { BENCH_REPORT_DATE as DATE, seedReportDatabase } from './report-seed.mjs';
 
 const APPS = 20;
 const headers = { 'x-api-key': KEY };

@@ -27,7 +27,7 @@ import {
   serviceEnvironment,
   startProcess,
 } from './lib.mjs';
-import { BENCH_REPORT_DATE, seedReportDatabase } from './reports.mjs';
+import { BENCH_REPORT_DATE, seedReportDatabase } from './report-seed.mjs';
 
 const APPS = 20;
 const dir = mkdtempSync(join(tmpdir(), 'dashboard-bench-'));

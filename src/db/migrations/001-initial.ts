@@ -15,7 +15,8 @@ function withId<T extends string>(db: AnyDb, table: CreateTableBuilder<T, never>
     : table.addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement());
 }
 
-export async function up(db: AnyDb): Promise<void> {
+/** The applications watched, and the work items kept beside them: to-dos and pull requests. */
+async function createAppsAndWorkItems(db: AnyDb): Promise<void> {
   await withId(db, db.schema.createTable('apps'))
     .addColumn('name', 'varchar(255)', (col) => col.notNull())
     .addColumn('code', 'varchar(100)', (col) => col.notNull().unique())
@@ -50,7 +51,10 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('created_at', 'text', (col) => col.notNull())
     .addColumn('updated_at', 'text', (col) => col.notNull())
     .execute();
+}
 
+/** The notifications shown in the dashboard and the devices they are pushed to. */
+async function createNotificationTables(db: AnyDb): Promise<void> {
   await withId(db, db.schema.createTable('notifications'))
     .addColumn('title', 'text', (col) => col.notNull())
     .addColumn('message', 'text', (col) => col.notNull())
@@ -71,7 +75,10 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('created_at', 'text', (col) => col.notNull())
     .addColumn('last_used_at', 'text', (col) => col.notNull())
     .execute();
+}
 
+/** E2E runs started by hand, and the daily report: one summary per date, one detail per app. */
+async function createE2eTables(db: AnyDb): Promise<void> {
   await withId(db, db.schema.createTable('e2e_manual_runs'))
     .addColumn('app_id', 'integer', (col) => col.notNull().references('apps.id').onDelete('cascade'))
     .addColumn('pipeline_id', 'varchar(100)', (col) => col.notNull())
@@ -120,7 +127,10 @@ export async function up(db: AnyDb): Promise<void> {
     .on('e2e_report_details')
     .column('app_id')
     .execute();
+}
 
+/** One row per run of a scheduled job. */
+async function createJobRunsTable(db: AnyDb): Promise<void> {
   await withId(db, db.schema.createTable('job_runs'))
     .addColumn('job_name', 'varchar(100)', (col) => col.notNull())
     .addColumn('started_at', 'text', (col) => col.notNull())
@@ -134,6 +144,16 @@ export async function up(db: AnyDb): Promise<void> {
     .on('job_runs')
     .columns(['job_name', 'started_at'])
     .execute();
+}
+
+// Later groups reference tables of earlier ones (runs and report details point at apps), and a
+// migration is frozen: the tables are created in the order, and with the SQL, that databases
+// migrated by earlier versions already had.
+export async function up(db: AnyDb): Promise<void> {
+  await createAppsAndWorkItems(db);
+  await createNotificationTables(db);
+  await createE2eTables(db);
+  await createJobRunsTable(db);
 }
 
 export async function down(db: AnyDb): Promise<void> {

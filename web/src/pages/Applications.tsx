@@ -5,7 +5,6 @@ import type {
   ManualRun,
 } from '../../../src/client/index.js';
 import { useClient } from '../api/client';
-import { describeError } from '../api/errors';
 import { DataTable } from '../components/DataTable';
 import { ConfirmDeleteDialog } from '../components/ConfirmDeleteDialog';
 import { Dialog, EmptyState, ErrorMessage, Spinner } from '../components/ui';
@@ -14,14 +13,8 @@ import { useAsync } from '../lib/useAsync';
 import { useConfirmedDelete } from '../lib/useConfirmedDelete';
 import { useShell } from '../shell';
 import { AppForm } from './AppForm';
-import {
-  CiRunsTodayCell,
-  LastManualRunCell,
-  LastResultCell,
-  UNFINISHED,
-  useLatestReport,
-  useRunsToday,
-} from './AppRunCells';
+import { ApplicationRow } from './ApplicationRow';
+import { UNFINISHED, useLatestReport, useRunsToday } from './AppRunCells';
 import { IfCanChange } from '../lib/access';
 
 const RUN_POLL_MS = 5000;
@@ -143,89 +136,21 @@ export function ApplicationsPage() {
             <span className="sr-only">Actions</span>,
           ]}
         >
-          {list.map((app) => {
-            const triggerOn = app.e2eTriggerConfiguration?.enabled === true;
-            return (
-              <tr key={app.id}>
-                <th scope="row" data-label="Application">
-                  <span className="strong">{app.name}</span>
-                  <span className="muted small block">
-                    {app.code} ·{' '}
-                    <a href={app.pipelineUrl} target="_blank" rel="noopener noreferrer">
-                      pipeline<span className="sr-only"> (opens in a new tab)</span> ↗
-                    </a>
-                    {app.repositoryUrl && (
-                      <>
-                        {' · '}
-                        <a href={app.repositoryUrl} target="_blank" rel="noopener noreferrer">
-                          repository<span className="sr-only"> (opens in a new tab)</span> ↗
-                        </a>
-                      </>
-                    )}
-                  </span>
-                  {rowError?.appId === app.id && (
-                    <span className="field-error block" role="alert">
-                      {describeError(rowError.error)}
-                    </span>
-                  )}
-                </th>
-                <td data-label="Watching">
-                  <IfCanChange fallback={app.watching ? 'On' : 'Off'}>
-                    <button
-                      type="button"
-                      role="switch"
-                      aria-checked={app.watching}
-                      aria-label={`Watching ${app.name}`}
-                      className="switch"
-                      onClick={() => void toggleWatching(app)}
-                    >
-                      <span className="switch-track" aria-hidden="true" />
-                      <span className="switch-text">{app.watching ? 'On' : 'Off'}</span>
-                    </button>
-                  </IfCanChange>
-                </td>
-                <td data-label="Last E2E result">
-                  <LastResultCell appId={app.id} report={latestReport.data} />
-                </td>
-                <td data-label="Last manual run">
-                  <LastManualRunCell app={app} followed={followed.runs[app.id]} />
-                </td>
-                <td data-label="Runs today">
-                  <CiRunsTodayCell runs={runsToday.data?.get(app.id)} />
-                </td>
-                <td data-label="Manual runs today">
-                  {runsToday.data?.get(app.id)?.manualRuns ?? app.e2eRunsQuantity}
-                </td>
-                <td className="actions-cell">
-                  <IfCanChange>
-                    <div className="actions">
-                      {triggerOn && (
-                        <button
-                          type="button"
-                          className="button button-small"
-                          onClick={() => void runNow(app)}
-                          disabled={starting === app.id}
-                        >
-                          {starting === app.id ? 'Starting…' : 'Run E2E'}
-                          <span className="sr-only"> for {app.name}</span>
-                        </button>
-                      )}
-                      <button type="button" className="button button-small" onClick={() => setEditing(app)}>
-                        Edit<span className="sr-only"> {app.name}</span>
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-small button-danger-ghost"
-                        onClick={() => deletion.ask(app)}
-                      >
-                        Delete<span className="sr-only"> {app.name}</span>
-                      </button>
-                    </div>
-                  </IfCanChange>
-                </td>
-              </tr>
-            );
-          })}
+          {list.map((app) => (
+            <ApplicationRow
+              key={app.id}
+              app={app}
+              failure={rowError?.appId === app.id ? rowError : undefined}
+              starting={starting === app.id}
+              report={latestReport.data}
+              followed={followed.runs[app.id]}
+              runsToday={runsToday.data?.get(app.id)}
+              onToggleWatching={() => void toggleWatching(app)}
+              onRunNow={() => void runNow(app)}
+              onEdit={() => setEditing(app)}
+              onDelete={() => deletion.ask(app)}
+            />
+          ))}
         </DataTable>
       )}
       <Dialog
