@@ -74,3 +74,18 @@ describe('a test over the runs of a window', () => {
     expect(statsOf([])).toBeUndefined();
   });
 });
+
+describe('the p90 duration', () => {
+  it('is the nearest-rank 90th percentile of the runs that ran, whatever their order and repeats', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const size of [1, 2, 3, 9, 10, 11, 57, 280]) {
+      const durations = Array.from({ length: size }, () => Math.floor(next() * (size % 3 === 0 ? 5 : 5000)));
+      const stats = statsOf(
+        durations.map((durationMs, index) => result(index + 1, 'passed', { durationMs })),
+      )!;
+      const sorted = [...durations].sort((a, b) => a - b);
+      expect(stats.p90DurationMs).toBe(sorted[Math.max(0, Math.ceil(0.9 * size) - 1)]);
+    }
+  });
+});

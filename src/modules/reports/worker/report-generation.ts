@@ -33,6 +33,8 @@ export interface ReportGenerationDeps {
   quarantine?: Pick<QuarantineEffects, 'filterReportNotifications'>;
   /** Suspect pull requests for the failing specs of e2e_failure alerts; none when absent. */
   suspects?: SuspectsSource;
+  /** Stores the figures of the report's tests lists (worked out on the first read when absent). */
+  testWindows?: { storeWindowsOf(date: string): Promise<void> };
 }
 
 /**
@@ -64,6 +66,9 @@ export async function generateReport(
     repository.listDetailsForDate(addDays(request.date, -1)),
     repository.listDetailsForDate(request.date),
   ]);
+  await deps.testWindows
+    ?.storeWindowsOf(request.date)
+    .catch((error: unknown) => warn(error, "could not store the figures of the report's tests"));
   await repository.saveReport(request.date, aggregate);
   // A backfill or replay of past dates must not push news about the past: only the newest
   // report speaks. Pending newer dates count too, so a backfill requested all at once (oldest
