@@ -86,16 +86,19 @@ async function populate() {
   }
   const sink = await openSink(url);
   const started = performance.now();
+  let made;
+  let size;
   try {
-    const made = await generate({ appId, tests: TESTS, runs: RUNS, days: DAYS }, sink);
-    const seconds = (performance.now() - started) / 1000;
-    const size = POSTGRES ? await sink.bytes() : statSync(file).size;
-    process.stdout.write(
-      `Generated (${POSTGRES ? 'PostgreSQL' : 'SQLite'}): ${made.results} results (${made.identities} tests in ${made.specs} specs × ${RUNS} runs over ${DAYS} days, ~${Math.round((made.results * 15) / DAYS / 1e3) / 1e3} M in a 14-day window), ${made.failures} failures, in ${seconds.toFixed(1)} s; database ${(size / 1e6).toFixed(0)} MB\n`,
-    );
+    made = await generate({ appId, tests: TESTS, runs: RUNS, days: DAYS }, sink);
+    if (POSTGRES) size = await sink.bytes();
   } finally {
     await sink.close();
   }
+  const seconds = (performance.now() - started) / 1000;
+  size ??= statSync(file).size;
+  process.stdout.write(
+    `Generated (${POSTGRES ? 'PostgreSQL' : 'SQLite'}): ${made.results} results (${made.identities} tests in ${made.specs} specs × ${RUNS} runs over ${DAYS} days, ~${Math.round((made.results * 15) / DAYS / 1e3) / 1e3} M in a report's 15-day window), ${made.failures} failures, in ${seconds.toFixed(1)} s; database ${(size / 1e6).toFixed(0)} MB\n`,
+  );
   return appId;
 }
 

@@ -18,8 +18,13 @@ const DAY_MS = 86_400_000;
  * so the answer changes once a day and never calls a window complete that lost a result.
  */
 export function windowRetention(fromIso: string, days: number, now: Date): WindowRetention {
-  const cutoff = retentionCutoff(now, days).getTime();
-  const dayStart = Math.floor(cutoff / DAY_MS) * DAY_MS;
-  const oldestKeptAt = new Date(dayStart === cutoff ? dayStart : dayStart + DAY_MS).toISOString();
+  const oldestKeptAt = `${oldestKeptDay(retentionCutoff(now, days))}T00:00:00.000Z`;
   return { days, oldestKeptAt, windowComplete: fromIso >= oldestKeptAt };
+}
+
+/** The first whole UTC day (YYYY-MM-DD) at or after the retention's cutoff. */
+export function oldestKeptDay(cutoff: Date): string {
+  const at = cutoff.getTime();
+  const dayStart = Math.floor(at / DAY_MS) * DAY_MS;
+  return new Date(dayStart === at ? dayStart : dayStart + DAY_MS).toISOString().slice(0, 10);
 }
