@@ -16,6 +16,15 @@ export interface WindowRange {
   toIso: string;
 }
 
+/**
+ * A window holds millions of results: working them out takes most of a second, so the work lets
+ * waiting requests go first every few thousand spec rows and every few hundred tests (on SQLite
+ * the API may share this process).
+ */
+const YIELD_ROWS = 2000;
+const YIELD_TESTS = 250;
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
 interface Entry {
   identity: IdentityRow;
   stats: CompactStats;
@@ -125,7 +134,8 @@ async function resultsByIdentity(
     return atA === atB ? a.id - b.id : atA < atB ? -1 : 1;
   });
   const byIdentity = new Map<number, ResultOfRun[]>();
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
+    if (index % YIELD_ROWS === YIELD_ROWS - 1) await turn();
     const upload = uploads[order.get(row.upload_id)!]!;
     walkPack(row.results, (identityId, status, durationMs) => {
       const result: ResultOfRun = {
@@ -164,6 +174,7 @@ export async function computeWindow(
   );
   const entries: Entry[] = [];
   for (const [identityId, results] of byIdentity) {
+    if (entries.length % YIELD_TESTS === YIELD_TESTS - 1) await turn();
     const identity = identities.get(identityId);
     const stats = compactStatsOf(results);
     if (identity && stats) entries.push({ identity, stats });
