@@ -94,8 +94,16 @@ export function createTestsService(deps: { repository: TestsRepository } & Tests
       date: string,
       specs: readonly string[],
     ): Promise<Map<string, SpecTestCounts> | null> {
-      const { fromIso, toIso } = windowOf(date);
+      const range = windowOf(date);
+      const { fromIso, toIso } = range;
       if (!(await repository.hasUploadsIn(appId, fromIso, toIso))) return null;
+      const summaryId = await deps.windows?.summaryOfDate(date);
+      if (deps.windows && summaryId !== undefined) {
+        // The report's stored figures: the same counts without decoding the window's results.
+        const key = { summaryId, appId };
+        await ensureWindow({ windows: deps.windows, tests: repository }, key, range);
+        return deps.windows.countsBySpec(key, specs);
+      }
       const rows = await repository.specRowsOf(appId, specs, { sinceIso: fromIso, untilIso: toIso });
       return countTestsBySpec(rows);
     },

@@ -197,6 +197,36 @@ export function createWindowStatsRepository(db: Db) {
       return stored(key, filter).select(['t.position', 'i.title']).orderBy('t.position').execute();
     },
 
+    /** Per spec (of those asked): its stored tests, those whose last run failed or skipped, the flaky ones. */
+    async countsBySpec(
+      key: WindowKey,
+      specs: readonly string[],
+    ): Promise<Map<string, { total: number; failing: number; flaky: number; skipped: number }>> {
+      const counts = new Map<string, { total: number; failing: number; flaky: number; skipped: number }>();
+      for (const batch of batches([...new Set(specs)])) {
+        const rows = await stored(key, {})
+          .where('i.spec', 'in', batch)
+          .select((eb) => [
+            'i.spec',
+            eb.fn.countAll().as('total'),
+            eb.fn.sum(eb.case().when('t.last_status', '=', 'failed').then(1).else(0).end()).as('failing'),
+            eb.fn.sum('t.is_flaky').as('flaky'),
+            eb.fn.sum(eb.case().when('t.last_status', '=', 'skipped').then(1).else(0).end()).as('skipped'),
+          ])
+          .groupBy('i.spec')
+          .execute();
+        for (const row of rows) {
+          counts.set(row.spec, {
+            total: toCount(row.total),
+            failing: toCount(row.failing),
+            flaky: toCount(row.flaky),
+            skipped: toCount(row.skipped),
+          });
+        }
+      }
+      return counts;
+    },
+
     /** The stored tests at some positions, in order. */
     async atPositions(key: WindowKey, positions: readonly number[]): Promise<WindowTestItemRow[]> {
       if (positions.length === 0) return [];

@@ -158,6 +158,14 @@ describe.each(DIALECTS)("a report's stored test figures and its retention (%s)",
       oldestKeptAt: expect.stringMatching(/T00:00:00\.000Z$/),
       windowComplete: true,
     });
+    // The spec items count the same stored rows.
+    const specs = await get(`/api/e2e_run_report/${summaryId}/${appId}/specs`);
+    expect(specs.data.find((item: Json) => item.spec === 'checkout.spec.ts').tests).toEqual({
+      total: 4,
+      failing: 1,
+      flaky: 2,
+      skipped: 1,
+    });
     // Filters and pages read the same stored rows.
     const flaky = await get(`/api/e2e_run_report/${summaryId}/${appId}/tests?status=flaky&search=PAY`);
     expect(flaky.data.map((test: Json) => test.title)).toEqual(['checkout › pays']);
