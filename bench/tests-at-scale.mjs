@@ -6,7 +6,8 @@
 // asked once, so no answer comes from the response cache. The data is written straight into the
 // database (bench/tests-scale-data.mjs, through the built server's packing), after the built
 // server has created the schema and the app. `npm run bench:tests-scale`; BENCH_DB=postgres uses a
-// fresh database on 127.0.0.1:5432; BENCH_KEEP=<dir> keeps (and reuses) the SQLite file there.
+// fresh database on 127.0.0.1:5432; BENCH_KEEP=<dir> keeps (and reuses) the SQLite file there, or the
+// PostgreSQL database bench_tests_scale_kept.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
@@ -14,7 +15,14 @@ import { join, resolve } from 'node:path';
 import { testIdOf } from '../dist/src/modules/tests/test-identity.js';
 import { BENCH_KEY as KEY, SERVICE_NODE_ARGS, serviceEnvironment, startProcess } from './lib.mjs';
 import { generate } from './tests-scale-data.mjs';
-import { forgetWindows, openSink } from './tests-scale-sinks.mjs';
+import {
+  createPostgresDatabase,
+  dropPostgresDatabase,
+  forgetWindows,
+  openSink,
+  postgresAppId,
+  postgresDatabaseExists,
+} from './tests-scale-sinks.mjs';
 
 const TESTS = Number(process.env.BENCH_TESTS ?? 5000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 2000);
@@ -27,9 +35,10 @@ if (keep) mkdirSync(dir, { recursive: true });
 const file = join(dir, 'tests-scale.sqlite');
 const entry = resolve(process.env.BENCH_ENTRY ?? 'dist/src/cli.js');
 const admin = 'postgres://postgres@127.0.0.1:5432/test';
-const pgName = `bench_tests_scale_${process.pid}`;
+const pgName = keep ? 'bench_tests_scale_kept' : `bench_tests_scale_${process.pid}`;
 const url = POSTGRES ? `postgres://postgres@127.0.0.1:5432/${pgName}` : `sqlite:${file}`;
-const reuse = !POSTGRES && keep !== undefined && existsSync(file);
+const reuse =
+  keep !== undefined && (POSTGRES ? await postgresDatabaseExists(admin, pgName) : existsSync(file));
 
 const environment = {
   ...serviceEnvironment(file),
@@ -59,13 +68,14 @@ const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
 /** Creates the schema and the app with the built server, then writes the data beside it. */
 async function populate() {
+  if (reuse && POSTGRES) return postgresAppId(url, 'scale');
   if (reuse) {
     const db = new Database(file, { readonly: true });
     const { id } = db.prepare("SELECT id FROM apps WHERE code = 'scale'").get();
     db.close();
     return id;
   }
-  if (POSTGRES) await (await import('./tests-scale-sinks.mjs')).createPostgresDatabase(admin, pgName);
+  if (POSTGRES) await createPostgresDatabase(admin, pgName);
   const service = await start();
   let appId;
   try {
@@ -189,6 +199,6 @@ try {
     await service.stop();
   }
 } finally {
-  if (POSTGRES) await (await import('./tests-scale-sinks.mjs')).dropPostgresDatabase(admin, pgName);
+  if (POSTGRES && !keep) await dropPostgresDatabase(admin, pgName);
   if (!keep) rmSync(dir, { recursive: true, force: true });
 }

@@ -13,6 +13,22 @@ export async function createPostgresDatabase(admin, name) {
   await client.end();
 }
 
+export async function postgresDatabaseExists(admin, name) {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  const { rows } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  await client.end();
+  return rows.length > 0;
+}
+
+export async function postgresAppId(url, code) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const { rows } = await client.query('SELECT id FROM apps WHERE code = $1', [code]);
+  await client.end();
+  return rows[0].id;
+}
+
 export async function dropPostgresDatabase(admin, name) {
   const client = new pg.Client({ connectionString: admin });
   await client.connect();

@@ -107,30 +107,28 @@ export async function listTests(
 ): Promise<{ items: TestItem[]; total: number } | undefined> {
   const { rows, total } = await pageOf(repositories.windows, key, filter, page);
   const entries = rows.map((row) => ({ row, stats: compactOfRow(row) }));
-  const runs = new Map<number, RunOfUpload>(
-    (await repositories.windows.uploadsByIds(uploadIdsOf(entries.map((entry) => entry.stats)))).map(
-      (upload) => [
-        upload.id,
-        {
-          runNumber: upload.run_number,
-          attempt: upload.attempt,
-          at: upload.created_at,
-          commitSha: upload.commit_sha,
-          runUrl: upload.run_url,
-        },
-      ],
+  const failing = entries.filter((entry) => entry.stats.lastFailedUploadId !== null);
+  const [uploads, failures] = await Promise.all([
+    repositories.windows.uploadsByIds(uploadIdsOf(entries.map((entry) => entry.stats))),
+    repositories.tests.failuresOf(
+      [...new Set(failing.map((entry) => entry.stats.lastFailedUploadId!))],
+      failing.map((entry) => entry.row.identity_id),
     ),
+  ]);
+  const runs = new Map<number, RunOfUpload>(
+    uploads.map((upload) => [
+      upload.id,
+      {
+        runNumber: upload.run_number,
+        attempt: upload.attempt,
+        at: upload.created_at,
+        commitSha: upload.commit_sha,
+        runUrl: upload.run_url,
+      },
+    ]),
   );
   if (uploadIdsOf(entries.map((entry) => entry.stats)).some((id) => !runs.has(id))) return undefined;
-  const failing = entries.filter((entry) => entry.stats.lastFailedUploadId !== null);
-  const errors = new Map(
-    (
-      await repositories.tests.failuresOf(
-        [...new Set(failing.map((entry) => entry.stats.lastFailedUploadId!))],
-        failing.map((entry) => entry.row.identity_id),
-      )
-    ).map((row) => [`${row.upload_id}:${row.identity_id}`, row]),
-  );
+  const errors = new Map(failures.map((row) => [`${row.upload_id}:${row.identity_id}`, row]));
   const items = entries.map(({ row, stats }): TestItem => {
     const error = errors.get(`${stats.lastFailedUploadId}:${row.identity_id}`);
     const expanded = expandStats(stats, (uploadId) => runs.get(uploadId)!);

@@ -143,8 +143,11 @@ export function createTestsService(deps: { repository: TestsRepository } & Tests
       const repositories = { windows: deps.windows, tests: repository };
       const range = windowOf(summary.date);
       const key = { summaryId, appId };
-      const quarantineOf = (await deps.quarantinesOf?.(appId)) ?? NOTHING_QUARANTINED;
-      await ensureWindow(repositories, key, range);
+      const [quarantines] = await Promise.all([
+        deps.quarantinesOf?.(appId),
+        ensureWindow(repositories, key, range),
+      ]);
+      const quarantineOf = quarantines ?? NOTHING_QUARANTINED;
       // An upload the stored figures name may go (retention) between the check and the read.
       let listed = await listTests(repositories, key, filter, page, quarantineOf);
       if (!listed) {

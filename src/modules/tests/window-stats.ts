@@ -194,8 +194,8 @@ export async function ensureWindow(
   range: WindowRange,
 ): Promise<void> {
   const [current, stored] = await Promise.all([
-    repositories.windows.uploadIdsIn(key.appId, range.fromIso, range.toIso),
+    repositories.windows.fingerprintIn(key.appId, range.fromIso, range.toIso),
     repositories.windows.fingerprint(key),
   ]);
-  if (stored !== fingerprintOf(current)) await computeWindow(repositories, key, range);
+  if (stored !== current) await computeWindow(repositories, key, range);
 }
