@@ -89,3 +89,21 @@ describe('the p90 duration', () => {
     }
   });
 });
+
+describe('the order of the results', () => {
+  it('changes no figure when each run has one result: in time order (ties included) or reversed', () => {
+    let seed = 11;
+    const next = (bound: number) => Math.floor(((seed = (seed * 69069 + 1) % 2 ** 32) / 2 ** 32) * bound);
+    const statuses = ['passed', 'failed', 'flaky', 'skipped'] as const;
+    for (let round = 0; round < 20; round++) {
+      const inOrder = Array.from({ length: 1 + next(60) }, (_, index) =>
+        result(index + 1, statuses[next(4)]!, {
+          durationMs: next(1000),
+          at: `2026-11-01T${String(Math.floor(index / 3)).padStart(2, '0')}:00:00.000Z`,
+          commitSha: `c${next(8)}`,
+        }),
+      );
+      expect(statsOf([...inOrder].reverse())).toEqual(statsOf(inOrder));
+    }
+  });
+});

@@ -83,6 +83,35 @@ function outcomeOfRun(results: readonly ResultOfRun[]): RunOutcome {
   return { runNumber: final.runNumber, final, status: final.status, kind: null };
 }
 
+/**
+ * Whether each result is a run of its own, already in time order: run numbers rising and times
+ * never falling, as a window's results of one test usually come. Grouping and sorting them would
+ * give the same outcomes in the same order.
+ */
+function oneRunEachInOrder(results: readonly ResultOfRun[]): boolean {
+  for (let index = 1; index < results.length; index++) {
+    const [before, result] = [results[index - 1]!, results[index]!];
+    if (result.runNumber <= before.runNumber || result.at < before.at) return false;
+  }
+  return true;
+}
+
+/** The outcome of each run, in time order. */
+function outcomesByRun(results: readonly ResultOfRun[]): RunOutcome[] {
+  // Most runs hold one result: kept as is, an array only from a run's second result on.
+  const byRun = new Map<number, ResultOfRun | ResultOfRun[]>();
+  for (const result of results) {
+    const held = byRun.get(result.runNumber);
+    if (held === undefined) byRun.set(result.runNumber, result);
+    else if (Array.isArray(held)) held.push(result);
+    else byRun.set(result.runNumber, [held, result]);
+  }
+  const outcomes: RunOutcome[] = [];
+  for (const held of byRun.values())
+    outcomes.push(Array.isArray(held) ? outcomeOfRun(held) : outcomeOfOne(held));
+  return outcomes.sort((a, b) => byTime(a.final, b.final));
+}
+
 /** outcomeOfRun of a run with a single result. */
 function outcomeOfOne(final: ResultOfRun): RunOutcome {
   const kind = final.status === 'flaky' ? 'retry' : null;
@@ -171,19 +200,7 @@ export interface CompactStats {
 /** The figures of one test over its results (any order), runs by upload id; undefined without results. */
 export function compactStatsOf(results: readonly ResultOfRun[]): CompactStats | undefined {
   if (results.length === 0) return undefined;
-  // Most runs hold one result: kept as is, an array only from a run's second result on (a window
-  // holds millions of results, and an array each was most of the work).
-  const byRun = new Map<number, ResultOfRun | ResultOfRun[]>();
-  for (const result of results) {
-    const held = byRun.get(result.runNumber);
-    if (held === undefined) byRun.set(result.runNumber, result);
-    else if (Array.isArray(held)) held.push(result);
-    else byRun.set(result.runNumber, [held, result]);
-  }
-  const outcomes: RunOutcome[] = [];
-  for (const held of byRun.values())
-    outcomes.push(Array.isArray(held) ? outcomeOfRun(held) : outcomeOfOne(held));
-  outcomes.sort((a, b) => byTime(a.final, b.final));
+  const outcomes = oneRunEachInOrder(results) ? results.map(outcomeOfOne) : outcomesByRun(results);
   const sameCommit = sameCommitFailures(outcomes);
   const tally = { passed: 0, failed: 0, flaky: 0, skipped: 0 };
   const durations: number[] = [];
