@@ -192,6 +192,7 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
     },
     onProcessed: (outcome, seconds) => metrics.reportProcessed(outcome, seconds),
     testCounts: (appId, date, specs) => tests.service.testCountsOfSpecs(appId, date, specs),
+    testWindows: tests.service,
   });
   return {
     /** Keys made through `/api/keys`: scoped, stored as hashes, revocable. */

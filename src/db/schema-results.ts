@@ -139,3 +139,42 @@ export interface PrFeedbackCommentsTable {
   comment_id: ColumnType<number | string, number, number>;
   updated_at: string;
 }
+
+/** Which uploads a report's per-test figures of an app were worked out from (migration 015). */
+export interface TestWindowStatesTable {
+  report_summary_id: number;
+  app_id: number;
+  /** The window's uploads of the app when worked out: `count:max id:sum of ids`. */
+  fingerprint: string;
+  computed_at: string;
+}
+
+/** One test's figures over a report's window, in the tests list's order (`position`). */
+export interface TestWindowTestsTable {
+  report_summary_id: number;
+  app_id: number;
+  position: number;
+  identity_id: number;
+  last_status: string;
+  /** 0/1: whether any run of the window was flaky. */
+  is_flaky: number;
+  runs: number;
+  passed: number;
+  failed: number;
+  flaky: number;
+  skipped: number;
+  /** In ten-thousandths (the API's rate × 10,000). */
+  pass_rate: number;
+  flake_rate: number;
+  avg_duration_ms: number | null;
+  p90_duration_ms: number | null;
+  /** The upload of the latest run's deciding result. */
+  last_upload_id: number;
+  /** The upload of the first run of the failing streak the window ends with. */
+  failing_since_upload_id: number | null;
+  last_failed_upload_id: number | null;
+  /** The last 20 runs, packed like results with the upload id in place of the identity. */
+  history: Buffer;
+  /** The flakiness evidence, packed the same way (kind in the retries bits); null when none. */
+  evidence: Buffer | null;
+}

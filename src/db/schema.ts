@@ -10,6 +10,8 @@ import type {
   PrFeedbackRunsTable,
   PrFeedbackDeliveriesTable,
   PrFeedbackCommentsTable,
+  TestWindowStatesTable,
+  TestWindowTestsTable,
 } from './schema-results.js';
 
 /**
@@ -278,6 +280,8 @@ export interface Database {
   pr_feedback_runs: PrFeedbackRunsTable;
   pr_feedback_deliveries: PrFeedbackDeliveriesTable;
   pr_feedback_comments: PrFeedbackCommentsTable;
+  test_window_states: TestWindowStatesTable;
+  test_window_tests: TestWindowTestsTable;
 }
 
 /** The name of a table, as routes name the tables their cached answers are read from. */

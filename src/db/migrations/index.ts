@@ -13,6 +13,7 @@ import * as trustedUploads from './011-trusted-uploads.js';
 import * as apiKeys from './012-api-keys.js';
 import * as testResultsPerTest from './013-test-results-per-test.js';
 import * as verdict from './014-verdict.js';
+import * as testWindowStats from './015-test-window-stats.js';
 
 /** Migrations are listed in code (not read from disk) so the built package needs no globbing. */
 export const migrationProvider: MigrationProvider = {
@@ -32,6 +33,7 @@ export const migrationProvider: MigrationProvider = {
       '012-api-keys': apiKeys,
       '013-test-results-per-test': testResultsPerTest,
       '014-verdict': verdict,
+      '015-test-window-stats': testWindowStats,
     });
   },
 };

@@ -12,6 +12,7 @@ import { createRefreshPoller, createRefreshRequests, refreshPollMs } from './rep
 import { createReportRefreshRepository } from './report-refresh.repository.js';
 import { createReportsRepository, type ReportsRepository } from './reports.repository.js';
 import { createReportsService, type ReportsService } from './reports.service.js';
+import type { ReportGenerationDeps } from './worker/report-generation.js';
 import {
   createReportProcessor,
   type ProcessingOutcome,
@@ -49,6 +50,8 @@ export interface ReportsLinks {
   onProcessed: (outcome: ProcessingOutcome, seconds: number) => void;
   /** The tests of an app's specs in a report's window (spec items' `tests`). */
   testCounts?: InsightServiceDeps['testCounts'];
+  /** Stores the figures of a report's tests lists as the report is generated. */
+  testWindows?: ReportGenerationDeps['testWindows'];
 }
 
 /**
@@ -94,6 +97,7 @@ export function createReportsModule(
         settings: config.reports,
         secrets: [config.cypress.apiKey],
         onProcessed: links.onProcessed,
+        ...(links.testWindows ? { testWindows: links.testWindows } : {}),
       }),
     createRefreshPoller: () =>
       createRefreshPoller({

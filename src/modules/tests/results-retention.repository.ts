@@ -12,6 +12,12 @@ export interface ResultsRetentionRepository {
    * (YYYY-MM-DD) that no stored failure names; resolves with how many went.
    */
   purgeIdentities(cutoffDay: string, limit: number): Promise<number>;
+  /**
+   * Deletes, in one transaction, up to `limit` stored test figures (tests-list rows) of one report
+   * dated before `beforeDate`, and that report's state once none is left; resolves with `limit`
+   * while there was something to delete, 0 when nothing was left.
+   */
+  purgeWindows(beforeDate: string, limit: number): Promise<number>;
 }
 
 /** The retention's deletes: each call is one short write transaction, batches chosen by the caller. */
@@ -62,6 +68,43 @@ export function createResultsRetentionRepository(db: Kysely<Database>): ResultsR
         const ids = rows.map((row) => row.id);
         await trx.deleteFrom('test_identities').where('id', 'in', ids).execute();
         return ids.length;
+      }),
+    purgeWindows: (beforeDate, limit) =>
+      db.transaction().execute(async (trx) => {
+        const state = await trx
+          .selectFrom('test_window_states as w')
+          .innerJoin('e2e_report_summaries as r', 'r.id', 'w.report_summary_id')
+          .select(['w.report_summary_id', 'w.app_id'])
+          .where('r.date', '<', beforeDate)
+          .limit(1)
+          .executeTakeFirst();
+        if (!state) return 0;
+        const { report_summary_id: summaryId, app_id: appId } = state;
+        // The last `limit` positions go now, the others in the next batches.
+        const rows = await trx
+          .selectFrom('test_window_tests')
+          .select('position')
+          .where('report_summary_id', '=', summaryId)
+          .where('app_id', '=', appId)
+          .orderBy('position', 'desc')
+          .limit(limit)
+          .execute();
+        if (rows.length > 0) {
+          await trx
+            .deleteFrom('test_window_tests')
+            .where('report_summary_id', '=', summaryId)
+            .where('app_id', '=', appId)
+            .where('position', '>=', rows.at(-1)!.position)
+            .execute();
+        }
+        if (rows.length < limit) {
+          await trx
+            .deleteFrom('test_window_states')
+            .where('report_summary_id', '=', summaryId)
+            .where('app_id', '=', appId)
+            .execute();
+        }
+        return limit;
       }),
   };
 }

@@ -1,5 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { addDays } from '../../shared/time.js';
+import { REPORT_WINDOW_DAYS } from '../reports/aggregation.js';
 import type { ResultsRetentionRepository } from './results-retention.repository.js';
+import { oldestKeptDay } from './window-retention.js';
 
 /** How the purge paces itself: every batch is one write transaction. */
 export interface RetentionPacing {
@@ -111,12 +114,20 @@ export function createResultsRetention(deps: {
         pacing,
         clock,
       );
+      // A report whose window starts before the first whole day kept has lost results: its stored
+      // test figures go too (a read of its tests works them out again from what is left).
+      const windows = await inBatches(
+        (limit) =>
+          deps.repository.purgeWindows(addDays(oldestKeptDay(cutoff), REPORT_WINDOW_DAYS), limit * 50),
+        pacing,
+        clock,
+      );
       return {
         cutoff: cutoffIso,
         uploads: uploads.deleted,
         identities: identities.deleted,
-        batches: uploads.batches + identities.batches,
-        longestBatchMs: Math.round(Math.max(uploads.longestMs, identities.longestMs)),
+        batches: uploads.batches + identities.batches + windows.batches,
+        longestBatchMs: Math.round(Math.max(uploads.longestMs, identities.longestMs, windows.longestMs)),
       };
     },
   };

@@ -74,3 +74,36 @@ describe('a test over the runs of a window', () => {
     expect(statsOf([])).toBeUndefined();
   });
 });
+
+describe('the p90 duration', () => {
+  it('is the nearest-rank 90th percentile of the runs that ran, whatever their order and repeats', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (const size of [1, 2, 3, 9, 10, 11, 57, 280]) {
+      const durations = Array.from({ length: size }, () => Math.floor(next() * (size % 3 === 0 ? 5 : 5000)));
+      const stats = statsOf(
+        durations.map((durationMs, index) => result(index + 1, 'passed', { durationMs })),
+      )!;
+      const sorted = [...durations].sort((a, b) => a - b);
+      expect(stats.p90DurationMs).toBe(sorted[Math.max(0, Math.ceil(0.9 * size) - 1)]);
+    }
+  });
+});
+
+describe('the order of the results', () => {
+  it('changes no figure when each run has one result: in time order (ties included) or reversed', () => {
+    let seed = 11;
+    const next = (bound: number) => Math.floor(((seed = (seed * 69069 + 1) % 2 ** 32) / 2 ** 32) * bound);
+    const statuses = ['passed', 'failed', 'flaky', 'skipped'] as const;
+    for (let round = 0; round < 20; round++) {
+      const inOrder = Array.from({ length: 1 + next(60) }, (_, index) =>
+        result(index + 1, statuses[next(4)]!, {
+          durationMs: next(1000),
+          at: `2026-11-01T${String(Math.floor(index / 3)).padStart(2, '0')}:00:00.000Z`,
+          commitSha: `c${next(8)}`,
+        }),
+      );
+      expect(statsOf([...inOrder].reverse())).toEqual(statsOf(inOrder));
+    }
+  });
+});

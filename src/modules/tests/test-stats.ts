@@ -83,8 +83,45 @@ function outcomeOfRun(results: readonly ResultOfRun[]): RunOutcome {
   return { runNumber: final.runNumber, final, status: final.status, kind: null };
 }
 
+/**
+ * Whether each result is a run of its own, already in time order: run numbers rising and times
+ * never falling, as a window's results of one test usually come. Grouping and sorting them would
+ * give the same outcomes in the same order.
+ */
+function oneRunEachInOrder(results: readonly ResultOfRun[]): boolean {
+  for (let index = 1; index < results.length; index++) {
+    const [before, result] = [results[index - 1]!, results[index]!];
+    if (result.runNumber <= before.runNumber || result.at < before.at) return false;
+  }
+  return true;
+}
+
+/** The outcome of each run, in time order. */
+function outcomesByRun(results: readonly ResultOfRun[]): RunOutcome[] {
+  // Most runs hold one result: kept as is, an array only from a run's second result on.
+  const byRun = new Map<number, ResultOfRun | ResultOfRun[]>();
+  for (const result of results) {
+    const held = byRun.get(result.runNumber);
+    if (held === undefined) byRun.set(result.runNumber, result);
+    else if (Array.isArray(held)) held.push(result);
+    else byRun.set(result.runNumber, [held, result]);
+  }
+  const outcomes: RunOutcome[] = [];
+  for (const held of byRun.values())
+    outcomes.push(Array.isArray(held) ? outcomeOfRun(held) : outcomeOfOne(held));
+  return outcomes.sort((a, b) => byTime(a.final, b.final));
+}
+
+/** outcomeOfRun of a run with a single result. */
+function outcomeOfOne(final: ResultOfRun): RunOutcome {
+  const kind = final.status === 'flaky' ? 'retry' : null;
+  return { runNumber: final.runNumber, final, status: final.status, kind };
+}
+
 /** Failed runs on a commit that another run passed: flaky on the same commit. */
 function sameCommitFailures(outcomes: readonly RunOutcome[]): Set<RunOutcome> {
+  // Most tests never failed in a window: nothing to look up.
+  if (!outcomes.some((run) => run.status === 'failed' && run.final.commitSha !== null)) return new Set();
   const passedCommits = new Set(
     outcomes
       .filter((run) => run.status === 'passed' || run.status === 'flaky')
@@ -99,44 +136,88 @@ function sameCommitFailures(outcomes: readonly RunOutcome[]): Set<RunOutcome> {
   );
 }
 
-const percentile90 = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.max(0, Math.ceil(0.9 * sorted.length) - 1)]!;
-};
-
-/** The statistics of one test over its results (any order); undefined without results. */
-export function statsOf(results: readonly ResultOfRun[]): TestStats | undefined {
-  if (results.length === 0) return undefined;
-  const byRun = new Map<number, ResultOfRun[]>();
-  for (const result of results) {
-    const list = byRun.get(result.runNumber);
-    if (list) list.push(result);
-    else byRun.set(result.runNumber, [result]);
+/**
+ * The 90th percentile (nearest rank) of some durations: the value a sort would put at that rank,
+ * found by selection instead (a window's tests hold hundreds of durations each).
+ */
+function percentile90(values: readonly number[]): number {
+  const items = Float64Array.from(values);
+  const rank = Math.max(0, Math.ceil(0.9 * items.length) - 1);
+  let low = 0;
+  let high = items.length - 1;
+  while (low < high) {
+    const pivot = items[(low + high) >>> 1]!;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (items[i]! < pivot) i++;
+      while (items[j]! > pivot) j--;
+      if (i <= j) {
+        const swap = items[i]!;
+        items[i++] = items[j]!;
+        items[j--] = swap;
+      }
+    }
+    if (rank <= j) high = j;
+    else if (rank >= i) low = i;
+    else break;
   }
-  const outcomes = [...byRun.values()].map(outcomeOfRun).sort((a, b) => byTime(a.final, b.final));
+  return items[rank]!;
+}
+
+/** What the figures say of a run, read from the upload that decided it. */
+export interface RunOfUpload {
+  runNumber: number;
+  attempt: number;
+  at: string;
+  commitSha: string | null;
+  runUrl: string | null;
+}
+
+/**
+ * A test's figures with each run named by the id of its deciding upload instead of what that
+ * upload says (number, time, commit, link): a few numbers a test, stored once per report.
+ */
+export interface CompactStats {
+  runs: number;
+  passed: number;
+  failed: number;
+  flaky: number;
+  skipped: number;
+  passRate: number;
+  flakeRate: number;
+  avgDurationMs: number | null;
+  p90DurationMs: number | null;
+  lastStatus: PackedStatus;
+  lastUploadId: number;
+  failingSinceUploadId: number | null;
+  history: { uploadId: number; status: PackedStatus; durationMs: number }[];
+  flakyEvidence: { uploadId: number; kind: FlakyKind }[];
+  lastFailedUploadId: number | null;
+  isFlaky: boolean;
+}
+
+/** The figures of one test over its results (any order), runs by upload id; undefined without results. */
+export function compactStatsOf(results: readonly ResultOfRun[]): CompactStats | undefined {
+  if (results.length === 0) return undefined;
+  const outcomes = oneRunEachInOrder(results) ? results.map(outcomeOfOne) : outcomesByRun(results);
   const sameCommit = sameCommitFailures(outcomes);
-  const count = (status: PackedStatus) => outcomes.filter((run) => run.status === status).length;
-  const [passed, failed, flaky, skipped] = [
-    count('passed'),
-    count('failed'),
-    count('flaky'),
-    count('skipped'),
-  ];
-  const durations = outcomes.filter((run) => run.status !== 'skipped').map((run) => run.final.durationMs);
+  const tally = { passed: 0, failed: 0, flaky: 0, skipped: 0 };
+  const durations: number[] = [];
+  for (const run of outcomes) {
+    tally[run.status] += 1;
+    if (run.status !== 'skipped') durations.push(run.final.durationMs);
+  }
+  const { passed, failed, flaky, skipped } = tally;
   const last = outcomes.at(-1)!;
   let streakStart: RunOutcome | undefined;
   for (let index = outcomes.length - 1; index >= 0 && outcomes[index]!.status === 'failed'; index--) {
     streakStart = outcomes[index];
   }
-  const evidence: FlakyEvidence[] = outcomes
+  const evidence = outcomes
     .filter((run) => run.kind !== null || sameCommit.has(run))
-    .map((run) => ({
-      runNumber: run.runNumber,
-      runUrl: run.final.runUrl,
-      commitSha: run.final.commitSha,
-      kind: run.kind ?? 'same_commit',
-    }));
-  const lastFailed = [...results]
+    .map((run) => ({ uploadId: run.final.uploadId, kind: run.kind ?? ('same_commit' as const) }));
+  const lastFailed = results
     .filter((result) => result.status === 'failed')
     .sort(byTime)
     .at(-1);
@@ -153,18 +234,43 @@ export function statsOf(results: readonly ResultOfRun[]): TestStats | undefined 
       : null,
     p90DurationMs: durations.length ? percentile90(durations) : null,
     lastStatus: last.status,
-    lastRunNumber: last.runNumber,
-    lastRunUrl: last.final.runUrl,
-    failingSince: streakStart ? streakStart.final.at : null,
+    lastUploadId: last.final.uploadId,
+    failingSinceUploadId: streakStart ? streakStart.final.uploadId : null,
     history: outcomes.slice(-HISTORY_LENGTH).map((run) => ({
-      runNumber: run.runNumber,
-      attempt: run.final.attempt,
+      uploadId: run.final.uploadId,
       status: run.status,
-      at: run.final.at,
       durationMs: run.final.durationMs,
     })),
     flakyEvidence: evidence.reverse().slice(0, EVIDENCE_LENGTH),
     lastFailedUploadId: lastFailed?.uploadId ?? null,
     isFlaky: evidence.length > 0,
   };
+}
+
+/** The figures as the API gives them, each upload id replaced by what its upload says of the run. */
+export function expandStats(compact: CompactStats, runOf: (uploadId: number) => RunOfUpload): TestStats {
+  const last = runOf(compact.lastUploadId);
+  const { lastUploadId: _last, failingSinceUploadId, history, flakyEvidence, ...figures } = compact;
+  return {
+    ...figures,
+    lastRunNumber: last.runNumber,
+    lastRunUrl: last.runUrl,
+    failingSince: failingSinceUploadId === null ? null : runOf(failingSinceUploadId).at,
+    history: history.map(({ uploadId, status, durationMs }) => {
+      const run = runOf(uploadId);
+      return { runNumber: run.runNumber, attempt: run.attempt, status, at: run.at, durationMs };
+    }),
+    flakyEvidence: flakyEvidence.map(({ uploadId, kind }) => {
+      const run = runOf(uploadId);
+      return { runNumber: run.runNumber, runUrl: run.runUrl, commitSha: run.commitSha, kind };
+    }),
+  };
+}
+
+/** The statistics of one test over its results (any order); undefined without results. */
+export function statsOf(results: readonly ResultOfRun[]): TestStats | undefined {
+  const compact = compactStatsOf(results);
+  if (!compact) return undefined;
+  const runs = new Map(results.map((result) => [result.uploadId, result]));
+  return expandStats(compact, (uploadId) => runs.get(uploadId)!);
 }

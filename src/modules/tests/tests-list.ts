@@ -1,8 +1,10 @@
 import type { SpecQuarantine } from '../quarantine/quarantine.schema.js';
 import { unpackResults } from './result-pack.js';
-import { type ResultOfRun, statsOf, type TestStats } from './test-stats.js';
-import type { IdentityRow, PackedSpecRow, TestsRepository } from './tests.repository.js';
+import { type CompactStats, expandStats, type ResultOfRun, type RunOfUpload, statsOf } from './test-stats.js';
+import type { PackedSpecRow, TestsRepository } from './tests.repository.js';
 import type { TestFilter, TestItem } from './tests.schema.js';
+import { compactOfRow } from './window-stats.js';
+import type { WindowKey, WindowStatsRepository, WindowTestItemRow } from './window-stats.repository.js';
 
 export interface TestListFilter {
   spec?: string | undefined;
@@ -16,11 +18,6 @@ export type QuarantineOfTest = (test: {
   title: string;
   testId: string;
 }) => SpecQuarantine | null;
-
-interface Entry {
-  identity: IdentityRow;
-  stats: TestStats;
-}
 
 /** Every test's results in the rows, by identity id. */
 function resultsByIdentity(rows: readonly PackedSpecRow[]): Map<number, ResultOfRun[]> {
@@ -71,73 +68,80 @@ export function countTestsBySpec(
   return counts;
 }
 
-function keeps(entry: Entry, filter: TestListFilter): boolean {
-  const { stats, identity } = entry;
-  if (filter.status === 'failing' && stats.lastStatus !== 'failed') return false;
-  if (filter.status === 'flaky' && !stats.isFlaky) return false;
-  if (filter.status === 'skipped' && stats.lastStatus !== 'skipped') return false;
+/** One page of a window's stored tests: filtered in the database, the title search here (any case). */
+async function pageOf(
+  windows: WindowStatsRepository,
+  key: WindowKey,
+  filter: TestListFilter,
+  page: { limit: number; offset: number },
+): Promise<{ rows: WindowTestItemRow[]; total: number }> {
   const search = filter.search?.trim().toLowerCase();
-  return !search || identity.title.toLowerCase().includes(search);
+  const where = { spec: filter.spec, status: filter.status };
+  if (!search) return windows.page(key, where, page);
+  const kept = (await windows.titles(key, where)).filter(({ title }) => title.toLowerCase().includes(search));
+  const positions = kept.slice(page.offset, page.offset + page.limit).map(({ position }) => position);
+  return { rows: await windows.atPositions(key, positions), total: kept.length };
 }
 
-/** Failing first, then flaky, then by title, spec and project. */
-function byImportance(a: Entry, b: Entry): number {
-  const rank = (entry: Entry) => (entry.stats.lastStatus === 'failed' ? 0 : entry.stats.isFlaky ? 1 : 2);
-  return (
-    rank(a) - rank(b) ||
-    a.identity.title.localeCompare(b.identity.title) ||
-    a.identity.spec.localeCompare(b.identity.spec) ||
-    a.identity.project.localeCompare(b.identity.project)
-  );
+function uploadIdsOf(stats: readonly CompactStats[]): number[] {
+  const ids = new Set<number>();
+  for (const entry of stats) {
+    ids.add(entry.lastUploadId);
+    if (entry.failingSinceUploadId !== null) ids.add(entry.failingSinceUploadId);
+    for (const point of entry.history) ids.add(point.uploadId);
+    for (const evidence of entry.flakyEvidence) ids.add(evidence.uploadId);
+  }
+  return [...ids];
 }
 
 /**
- * One page of an app's tests over spec rows of a window: every test's figures are worked out
- * (the order needs them all), the errors only for the page.
+ * One page of an app's tests in a report's window, read from the figures stored for it
+ * (window-stats.ts); undefined when an upload they name is gone (the caller works them out again).
  */
 export async function listTests(
-  repository: TestsRepository,
-  rows: readonly PackedSpecRow[],
+  repositories: { windows: WindowStatsRepository; tests: TestsRepository },
+  key: WindowKey,
   filter: TestListFilter,
   page: { limit: number; offset: number },
   quarantineOf: QuarantineOfTest,
-): Promise<{ items: TestItem[]; total: number }> {
-  const byIdentity = resultsByIdentity(
-    filter.spec === undefined ? rows : rows.filter((r) => r.spec === filter.spec),
+): Promise<{ items: TestItem[]; total: number } | undefined> {
+  const { rows, total } = await pageOf(repositories.windows, key, filter, page);
+  const entries = rows.map((row) => ({ row, stats: compactOfRow(row) }));
+  const failing = entries.filter((entry) => entry.stats.lastFailedUploadId !== null);
+  const [uploads, failures] = await Promise.all([
+    repositories.windows.uploadsByIds(uploadIdsOf(entries.map((entry) => entry.stats))),
+    repositories.tests.failuresOf(
+      [...new Set(failing.map((entry) => entry.stats.lastFailedUploadId!))],
+      failing.map((entry) => entry.row.identity_id),
+    ),
+  ]);
+  const runs = new Map<number, RunOfUpload>(
+    uploads.map((upload) => [
+      upload.id,
+      {
+        runNumber: upload.run_number,
+        attempt: upload.attempt,
+        at: upload.created_at,
+        commitSha: upload.commit_sha,
+        runUrl: upload.run_url,
+      },
+    ]),
   );
-  const identities = new Map(
-    (await repository.identitiesByIds([...byIdentity.keys()])).map((identity) => [identity.id, identity]),
-  );
-  const entries: Entry[] = [];
-  for (const [identityId, results] of byIdentity) {
-    const identity = identities.get(identityId);
-    const stats = statsOf(results);
-    if (identity && stats) entries.push({ identity, stats });
-  }
-  const kept = entries.filter((entry) => keeps(entry, filter)).sort(byImportance);
-  const pageEntries = kept.slice(page.offset, page.offset + page.limit);
-  const errors = new Map(
-    (
-      await repository.failuresOf(
-        [...new Set(pageEntries.map((entry) => entry.stats.lastFailedUploadId).filter((id) => id !== null))],
-        pageEntries
-          .filter((entry) => entry.stats.lastFailedUploadId !== null)
-          .map((entry) => entry.identity.id),
-      )
-    ).map((row) => [`${row.upload_id}:${row.identity_id}`, row]),
-  );
-  const items = pageEntries.map(({ identity, stats }): TestItem => {
-    const error = errors.get(`${stats.lastFailedUploadId}:${identity.id}`);
-    const { lastFailedUploadId: _upload, isFlaky: _flaky, ...figures } = stats;
+  if (uploadIdsOf(entries.map((entry) => entry.stats)).some((id) => !runs.has(id))) return undefined;
+  const errors = new Map(failures.map((row) => [`${row.upload_id}:${row.identity_id}`, row]));
+  const items = entries.map(({ row, stats }): TestItem => {
+    const error = errors.get(`${stats.lastFailedUploadId}:${row.identity_id}`);
+    const expanded = expandStats(stats, (uploadId) => runs.get(uploadId)!);
+    const { lastFailedUploadId: _upload, isFlaky: _flaky, ...figures } = expanded;
     return {
-      testId: identity.key,
-      spec: identity.spec,
-      title: identity.title,
-      project: identity.project === '' ? null : identity.project,
+      testId: row.key,
+      spec: row.spec,
+      title: row.title,
+      project: row.project === '' ? null : row.project,
       ...figures,
       lastError: error ? { message: error.message, stack: error.stack, location: error.location } : null,
-      quarantine: quarantineOf({ spec: identity.spec, title: identity.title, testId: identity.key }),
+      quarantine: quarantineOf({ spec: row.spec, title: row.title, testId: row.key }),
     };
   });
-  return { items, total: kept.length };
+  return { items, total };
 }

@@ -24,6 +24,7 @@ const testTables: CachedRead = {
     'test_result_failures',
     'test_identities',
     'quarantines',
+    'test_window_states',
   ],
 };
 
@@ -45,13 +46,13 @@ export const testsRoutes: FastifyPluginAsyncTypebox<TestsModule> = async (app, {
     async (request) => {
       const page = resolvePage(request.query);
       const { spec, status, search } = request.query;
-      const { items, total } = await service.listForReport(
+      const { items, total, retention } = await service.listForReport(
         toId(request.params.summaryId),
         toId(request.params.appId),
         { spec, status, search },
         page,
       );
-      return listResponse(items, total, page);
+      return { ...listResponse(items, total, page), retention };
     },
   );
 

@@ -83,11 +83,20 @@ export const TestListResponse = Type.Object({
   success: Type.Literal(true),
   data: Type.Array(TestItem),
   pagination: Type.Optional(PaginationSchema),
-  retention: Type.Optional(
-    Type.Object({
-      days: Type.Integer(),
-      note: Type.String({ description: "Present when the window reaches past the results' retention" }),
-    }),
+  retention: Type.Object(
+    {
+      days: Type.Integer({ description: 'RESULTS_RETENTION_DAYS: how long uploaded results are kept' }),
+      oldestKeptAt: Type.String({
+        format: 'date-time',
+        description:
+          'Every result run from this time on is still stored; older ones may have been deleted (the retention, rounded up to a whole UTC day)',
+      }),
+      windowComplete: Type.Boolean({
+        description:
+          "False when the report's window starts before oldestKeptAt: some of its tests' results may be missing",
+      }),
+    },
+    { title: 'TestListRetention' },
   ),
 });
 

@@ -4,9 +4,13 @@ import { addDays } from '../../shared/time.js';
 import { reportWindow } from '../reports/aggregation.js';
 import { latestAttemptRows, resultsOfRows, type StoredTestResult } from './test-results-read.js';
 import { countTestsBySpec, listTests, type QuarantineOfTest, type TestListFilter } from './tests-list.js';
+import { computeWindow, ensureWindow } from './window-stats.js';
+import type { WindowStatsRepository } from './window-stats.repository.js';
+import type { TestPageReader } from './test-page.js';
+import { windowRetention, type WindowRetention } from './window-retention.js';
 import type { SpecTestCounts } from '../reports/insight.service.js';
-import type { PackedSpecRow, TestsRepository } from './tests.repository.js';
-import { type PackedResult, unpackResults } from './result-pack.js';
+import type { TestsRepository } from './tests.repository.js';
+import { unpackResults } from './result-pack.js';
 import type { TestItem, TestPage } from './tests.schema.js';
 
 /** What the tests need of the other modules. */
@@ -15,6 +19,13 @@ export interface TestsServiceLinks {
   appExists?: (appId: number) => Promise<boolean>;
   /** The active quarantines of an app as a lookup per test. */
   quarantinesOf?: (appId: number) => Promise<QuarantineOfTest>;
+  /** Reads one test's stored results a page at a time. */
+  pages?: TestPageReader;
+  /** Where the tests list's figures are stored per report window. */
+  windows?: WindowStatsRepository;
+  /** RESULTS_RETENTION_DAYS: the tests list says whether its window lies within it. */
+  retentionDays?: number;
+  now?: () => Date;
 }
 
 const NOTHING_QUARANTINED: QuarantineOfTest = () => null;
@@ -23,19 +34,6 @@ const NOTHING_QUARANTINED: QuarantineOfTest = () => null;
 function windowOf(date: string) {
   const { startDate, endDate } = reportWindow(date);
   return { fromIso: `${startDate}T00:00:00.000Z`, toIso: `${addDays(endDate, 1)}T00:00:00.000Z` };
-}
-
-/** One identity's results in spec rows, newest first. */
-function resultsOfIdentity(rows: readonly PackedSpecRow[], identityId: number) {
-  const found: { row: PackedSpecRow; packed: PackedResult }[] = [];
-  for (const row of rows) {
-    for (const packed of unpackResults(row.results)) {
-      if (packed.identityId === identityId) found.push({ row, packed });
-    }
-  }
-  const newest = (a: PackedSpecRow, b: PackedSpecRow) =>
-    a.created_at === b.created_at ? b.upload_id - a.upload_id : a.created_at < b.created_at ? 1 : -1;
-  return found.sort((a, b) => newest(a.row, b.row));
 }
 
 export interface HistoryFilter {
@@ -96,8 +94,16 @@ export function createTestsService(deps: { repository: TestsRepository } & Tests
       date: string,
       specs: readonly string[],
     ): Promise<Map<string, SpecTestCounts> | null> {
-      const { fromIso, toIso } = windowOf(date);
+      const range = windowOf(date);
+      const { fromIso, toIso } = range;
       if (!(await repository.hasUploadsIn(appId, fromIso, toIso))) return null;
+      const summaryId = await deps.windows?.summaryOfDate(date);
+      if (deps.windows && summaryId !== undefined) {
+        // The report's stored figures: the same counts without decoding the window's results.
+        const key = { summaryId, appId };
+        await ensureWindow({ windows: deps.windows, tests: repository }, key, range);
+        return deps.windows.countsBySpec(key, specs);
+      }
       const rows = await repository.specRowsOf(appId, specs, { sinceIso: fromIso, untilIso: toIso });
       return countTestsBySpec(rows);
     },
@@ -117,20 +123,51 @@ export function createTestsService(deps: { repository: TestsRepository } & Tests
       return (await repository.identitiesByIds([...failed])).map((identity) => identity.title);
     },
 
-    /** The tests of an app in a report's 14-day window (`GET /api/e2e_run_report/:summaryId/:appId/tests`). */
+    /**
+     * The tests of an app in a report's 14-day window (`GET /api/e2e_run_report/:summaryId/:appId/tests`),
+     * from the figures stored for the window (worked out now when its uploads changed since), and
+     * whether the window lies within the results' retention.
+     */
     async listForReport(
       summaryId: number,
       appId: number,
       filter: TestListFilter,
       page: Page,
-    ): Promise<{ items: TestItem[]; total: number; fromIso: string }> {
+    ): Promise<{ items: TestItem[]; total: number; retention: WindowRetention }> {
       const summary = await deps.findSummary?.(summaryId);
       if (!summary) throw new NotFoundError(`Report ${summaryId} not found`);
       await knownApp(appId);
-      const { fromIso, toIso } = windowOf(summary.date);
-      const rows = await repository.specRowsIn(appId, fromIso, toIso);
-      const quarantineOf = (await deps.quarantinesOf?.(appId)) ?? NOTHING_QUARANTINED;
-      return { ...(await listTests(repository, rows, filter, page, quarantineOf)), fromIso };
+      if (!deps.windows || deps.retentionDays === undefined) {
+        throw new Error('the tests list needs the stored window figures and the retention');
+      }
+      const repositories = { windows: deps.windows, tests: repository };
+      const range = windowOf(summary.date);
+      const key = { summaryId, appId };
+      const [quarantines] = await Promise.all([
+        deps.quarantinesOf?.(appId),
+        ensureWindow(repositories, key, range),
+      ]);
+      const quarantineOf = quarantines ?? NOTHING_QUARANTINED;
+      // An upload the stored figures name may go (retention) between the check and the read.
+      let listed = await listTests(repositories, key, filter, page, quarantineOf);
+      if (!listed) {
+        await computeWindow(repositories, key, range);
+        listed = await listTests(repositories, key, filter, page, quarantineOf);
+      }
+      if (!listed) throw new Error(`the tests of report ${summaryId} changed while being read`);
+      const retention = windowRetention(range.fromIso, deps.retentionDays, deps.now?.() ?? new Date());
+      return { ...listed, retention };
+    },
+
+    /** Works out and stores every app's test figures over a report date's window (report generation). */
+    async storeWindowsOf(date: string): Promise<void> {
+      if (!deps.windows) return;
+      const summaryId = await deps.windows.summaryOfDate(date);
+      if (summaryId === undefined) return;
+      const range = windowOf(date);
+      for (const appId of await deps.windows.appsWithUploadsIn(range.fromIso, range.toIso)) {
+        await ensureWindow({ windows: deps.windows, tests: repository }, { summaryId, appId }, range);
+      }
     },
 
     /** Every stored result of one test, newest first (`GET /api/apps/:id/tests/:testId`). */
@@ -138,12 +175,9 @@ export function createTestsService(deps: { repository: TestsRepository } & Tests
       await knownApp(appId);
       const [identity] = await repository.identitiesByKeys(appId, [testId]);
       if (!identity) throw new NotFoundError(`Test ${testId} not found in application ${appId}`);
-      const rows = await repository.specRowsOf(appId, [identity.spec]);
-      const all = resultsOfIdentity(rows, identity.id);
-      const shown = all.slice(page.offset, page.offset + page.limit);
-      const failedIn = shown
-        .filter(({ packed }) => packed.status === 'failed')
-        .map(({ row }) => row.upload_id);
+      if (!deps.pages) throw new Error('the test page needs its reader');
+      const { results, total } = await deps.pages.page(appId, identity, page);
+      const failedIn = results.filter(({ packed }) => packed.status === 'failed').map(({ run }) => run.id);
       const errors = new Map(
         (await repository.failuresOf([...new Set(failedIn)], [identity.id])).map((row) => [
           row.upload_id,
@@ -156,23 +190,23 @@ export function createTestsService(deps: { repository: TestsRepository } & Tests
           spec: identity.spec,
           title: identity.title,
           project: identity.project === '' ? null : identity.project,
-          results: shown.map(({ row, packed }) => {
-            const error = packed.status === 'failed' ? errors.get(row.upload_id) : undefined;
+          results: results.map(({ run, packed }) => {
+            const error = packed.status === 'failed' ? errors.get(run.id) : undefined;
             return {
-              uploadId: row.upload_id,
-              runNumber: row.run_number,
-              attempt: row.attempt,
+              uploadId: run.id,
+              runNumber: run.run_number,
+              attempt: run.attempt,
               status: packed.status,
               durationMs: packed.durationMs,
-              at: row.created_at,
-              commitSha: row.commit_sha,
-              branch: row.branch,
-              runUrl: row.run_url,
+              at: run.created_at,
+              commitSha: run.commit_sha,
+              branch: run.branch,
+              runUrl: run.run_url,
               error: error ? { message: error.message, stack: error.stack, location: error.location } : null,
             };
           }),
         },
-        total: all.length,
+        total,
       };
     },
   };

@@ -149,6 +149,7 @@ describe.each(DIALECTS)('results retention (%s)', (dialect) => {
         return deleted;
       },
       purgeIdentities: (day, limit) => repository.purgeIdentities(day, limit),
+      purgeWindows: (date, limit) => repository.purgeWindows(date, limit),
     };
     const outcome = await createResultsRetention({
       repository: counting,
@@ -159,6 +160,52 @@ describe.each(DIALECTS)('results retention (%s)', (dialect) => {
     expect(calls.length).toBeGreaterThanOrEqual(4);
     expect(Math.max(...calls)).toBeLessThanOrEqual(4);
     expect(outcome.longestBatchMs).toBeLessThan(200);
+  });
+
+  it('deletes the stored test figures of reports whose window reaches past it, a few rows a batch', async () => {
+    const day = (days: number) => daysAgo(days).slice(0, 10);
+    await store(daysAgo(95));
+    await store(daysAgo(2));
+    const summaries: Record<string, number> = {};
+    // Windows starting 110, 100 (both past the 90 days) and 10 days ago.
+    for (const age of [96, 86, -4]) {
+      summaries[age] = await summaryWithDetail(day(age));
+      const listed = await api({
+        method: 'GET',
+        url: `/api/e2e_run_report/${summaries[age]}/${suite.shop.id}/tests?limit=1`,
+      });
+      expect(listed.statusCode, listed.body).toBe(200);
+    }
+    const stored = async () =>
+      (await db().selectFrom('test_window_states').select('report_summary_id').execute())
+        .map((row) => row.report_summary_id)
+        .sort((a, b) => a - b);
+    expect(await stored()).toEqual(Object.values(summaries).sort((a, b) => a - b));
+    const rowsOf = async (summaryId: number) =>
+      (
+        await db()
+          .selectFrom('test_window_tests')
+          .select('position')
+          .where('report_summary_id', '=', summaryId)
+          .execute()
+      ).length;
+    expect(await rowsOf(summaries[86]!)).toBeGreaterThan(2);
+
+    const repository = createResultsRetentionRepository(db());
+    const batches: number[] = [];
+    await createResultsRetention({
+      repository: {
+        ...repository,
+        async purgeWindows(date, limit) {
+          batches.push(limit);
+          return (await repository.purgeWindows(date, 2)) === 0 ? 0 : limit;
+        },
+      },
+      days: 90,
+    }).run();
+    expect(await stored()).toEqual([summaries[-4]]);
+    expect(await rowsOf(summaries[86]!)).toBe(0);
+    expect(batches.length).toBeGreaterThan(2);
   });
 
   it('is listed by GET /api/jobs and runs on demand', async () => {

@@ -33,6 +33,8 @@ export interface ReportGenerationDeps {
   quarantine?: Pick<QuarantineEffects, 'filterReportNotifications'>;
   /** Suspect pull requests for the failing specs of e2e_failure alerts; none when absent. */
   suspects?: SuspectsSource;
+  /** Stores the figures of the report's tests lists (worked out on the first read when absent). */
+  testWindows?: { storeWindowsOf(date: string): Promise<void> };
 }
 
 /**
@@ -64,6 +66,9 @@ export async function generateReport(
     repository.listDetailsForDate(addDays(request.date, -1)),
     repository.listDetailsForDate(request.date),
   ]);
+  await deps.testWindows
+    ?.storeWindowsOf(request.date)
+    .catch((error: unknown) => warn(error, "could not store the figures of the report's tests"));
   // Saved still pending: the alerts are stored before the report turns ready, so whoever sees
   // it ready sees its alerts too. A retry after a failure in between finds these details as the
   // date's own and raises nothing twice.

@@ -7,7 +7,7 @@ import { formatPercent } from '../../lib/time';
 import { useAsync } from '../../lib/useAsync';
 import { formatDuration } from '../insight/links';
 import { errorParts } from './error-parts';
-import { STATUS_MARKS, testPath } from './test-format';
+import { type ListRetention, retentionNote, STATUS_MARKS, testPath } from './test-format';
 import './tests.css';
 
 /** Where the tests come from: an app in one report, and the date its page links carry. */
@@ -46,6 +46,12 @@ function TestRow({ test, source, showSpec }: { test: TestStat; source: TestSourc
       </p>
     </li>
   );
+}
+
+/** A short muted line when the report's window reaches past the results' retention. */
+function RetentionNote({ retention }: { retention: ListRetention | undefined }) {
+  const note = retentionNote(retention);
+  return note ? <p className="muted small retention-note">{note}</p> : null;
 }
 
 export function TestRows({
@@ -89,6 +95,7 @@ export function SpecTests({ spec, source }: { spec: string; source: TestSource }
           Show all {total} tests
         </button>
       )}
+      <RetentionNote retention={state.data?.retention} />
     </div>
   );
 }
@@ -148,6 +155,7 @@ export function TestSearch({ source }: { source: TestSource }) {
         {query !== '' && found.length > 0 && (
           <TestRows tests={found} source={source} showSpec label={`Tests matching ${query}`} />
         )}
+        {query !== '' && <RetentionNote retention={state.data?.retention} />}
       </div>
     </section>
   );

@@ -5,6 +5,7 @@ import {
   evidenceFromResults,
   evidenceSentence,
   latestError,
+  retentionNote,
   testFromPath,
   testPath,
 } from './test-format';
@@ -75,5 +76,26 @@ describe('test page helpers', () => {
       { runNumber: 3, ms: 300 },
     ]);
     expect(latestError(results)?.runNumber).toBe(1);
+  });
+});
+
+describe("the retention note under a report's tests", () => {
+  const day = (iso: string) => iso.slice(0, 10);
+  it('says nothing while the window lies within the retention', () => {
+    expect(retentionNote(undefined, day)).toBeNull();
+    expect(
+      retentionNote({ days: 90, oldestKeptAt: '2026-03-02T00:00:00.000Z', windowComplete: true }, day),
+    ).toBeNull();
+  });
+
+  it('names the retention and the oldest kept day when the window reaches past it', () => {
+    expect(
+      retentionNote({ days: 90, oldestKeptAt: '2026-03-02T00:00:00.000Z', windowComplete: false }, day),
+    ).toBe(
+      "Results are kept 90 days: runs of this report's window before 2026-03-02 may be missing from these figures.",
+    );
+    expect(
+      retentionNote({ days: 1, oldestKeptAt: '2026-03-02T00:00:00.000Z', windowComplete: false }, day),
+    ).toContain('kept 1 day:');
   });
 });

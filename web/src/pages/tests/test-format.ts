@@ -1,4 +1,5 @@
 import type { FlakyEvidence, TestResult, TestStatus } from '../../../../src/client/index.js';
+import { formatDate } from '../../lib/time';
 
 /** The page of one test; `date` names the report its figures and flakiness come from. */
 export function testPath(appId: number, testId: string, date?: string): string {
@@ -101,4 +102,24 @@ export function durationSeries(results: readonly TestResult[]): { runNumber: num
 /** The newest result that carries an error, and the run it came from. */
 export function latestError(results: readonly TestResult[]): TestResult | undefined {
   return results.find((result) => result.error !== null);
+}
+
+/** What the tests list says of the results' retention (its `retention`). */
+export interface ListRetention {
+  days: number;
+  oldestKeptAt: string;
+  windowComplete: boolean;
+}
+
+/**
+ * The note under a report's tests when its 14-day window starts before the oldest result still
+ * kept (some runs may be gone); null when the window is whole.
+ */
+export function retentionNote(
+  retention: ListRetention | undefined,
+  formatDay: (iso: string) => string = formatDate,
+): string | null {
+  if (!retention || retention.windowComplete) return null;
+  const days = retention.days === 1 ? '1 day' : `${retention.days} days`;
+  return `Results are kept ${days}: runs of this report's window before ${formatDay(retention.oldestKeptAt)} may be missing from these figures.`;
 }
