@@ -63,7 +63,8 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('tests of a spec and the 
   const reportPath = () => `/apps/${appId}/report?date=${today}`;
 
   beforeAll(async () => {
-    ({ stack, browser, page } = await openSession({ bare: true }));
+    // Results kept 7 days: today's 14-day window reaches past them, so the tests say so.
+    ({ stack, browser, page } = await openSession({ bare: true, env: { RESULTS_RETENTION_DAYS: '7' } }));
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const body = { name: 'Shop', code: 'shop-code', pipelineUrl: 'https://ci.example.com/shop' };
     appId = (await stack.api<{ id: number }>('/api/apps', { method: 'POST', body })).body.data.id;
@@ -97,6 +98,10 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('tests of a spec and the 
     expect(titles).toHaveLength(3);
     expect(titles[2]).toMatch(/keeps the currency/);
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await waitText(
+      page.locator('.retention-note').first(),
+      /Results are kept 7 days: runs of this report's window before/,
+    );
     await settle(page);
     expect(await checkHere(page, 'app report, tests open')).toEqual([]);
     await screens(page, 'app-report-tests');
