@@ -33,6 +33,7 @@ export function createTestResultsModule(
       ? (appId, identities, day) => identityWriter.resolve(appId, identities, day)
       : oneBatchAtATime((appId, identities, day) => tests.resolveIdentities(appId, identities, day)),
     createIdentityCache(),
+    identityWriter ? () => identityWriter.settle() : undefined,
   );
   return {
     repository,

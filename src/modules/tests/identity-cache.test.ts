@@ -89,7 +89,12 @@ describe('identity cache', () => {
   it('keeps all of `max` identities used over and over, one after the other', () => {
     const cache = createIdentityCache({ max: 100, now: () => DAY });
     const names = Array.from({ length: 100 }, (_, index) => `t${index}`);
-    cache.set(1, cache.keysOf(names.map(identity)), names.map((_, index) => index + 1), cache.today());
+    cache.set(
+      1,
+      cache.keysOf(names.map(identity)),
+      names.map((_, index) => index + 1),
+      cache.today(),
+    );
     for (let round = 0; round < 3; round++) {
       expect(names.every((name, index) => cache.get(1, keyOf(name)) === index + 1)).toBe(true);
     }

@@ -160,11 +160,18 @@ export interface IdentityResolver {
   known(appId: number, key: string): number | undefined;
   /** Ids in the order asked (0 for none); batches are resolved one after another, as asked. */
   resolve(appId: number, identities: readonly IdentityToResolve[]): Promise<ArrayLike<number>>;
+  /** Called once an upload's batches are all answered, before its own rows are written. */
+  settle(): Promise<void>;
 }
 
 /** Puts a per-process cache of identities resolved today in front of `resolve`. */
-export function rememberingResolver(resolve: ResolveIdentitiesOn, cache: IdentityCache): IdentityResolver {
+export function rememberingResolver(
+  resolve: ResolveIdentitiesOn,
+  cache: IdentityCache,
+  settle: () => Promise<void> = async () => undefined,
+): IdentityResolver {
   return {
+    settle,
     known: (appId, key) => cache.get(appId, key),
     // Not an async function: its suspended frame would keep `identities` (the titles) until the
     // answer. Only the keys wait for it, as numbers.

@@ -11,6 +11,14 @@ export interface IdentityBatch {
   projects: string[];
 }
 
+/** Asks the writer to copy the WAL back into the file once the batches before it are written. */
+export interface CheckpointRequest {
+  id: number;
+  checkpoint: true;
+}
+
+export type WriterRequest = IdentityBatch | CheckpointRequest;
+
 /** The row ids of a batch's identities, in the order of its keys (0 for none). */
 export type IdentityReply =
   { id: number; ids: Int32Array } | { id: number; error: { message: string; code?: string } };

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../db/database.js';
 import { createIdentityWriter, type IdentityWriter } from './identity-writer.js';
@@ -67,6 +68,18 @@ describe('identity writer thread', () => {
       { id: 2, title: 'b' },
       { id: 3, title: 'c' },
     ]);
+  });
+
+  it('copies the WAL back into the file when asked to settle, so the next commit restarts it', async () => {
+    const { handle, writer, commits } = await setUp();
+    const many = Array.from({ length: 300 }, (_, index) => identity(`t${index}`));
+    await writer.resolve(1, many, '2026-11-28');
+    await writer.settle();
+    expect(commits).toHaveLength(1);
+    await handle.db.updateTable('apps').set({ name: 'shop 2' }).execute();
+    const [frames] = (await sql<{ log: number }>`PRAGMA wal_checkpoint(PASSIVE)`.execute(handle.db)).rows;
+    // Only the last commit's pages are in the WAL: the thread's were copied back and dropped.
+    expect(frames!.log).toBeLessThan(10);
   });
 
   it("rejects with SQLite's code when the statements fail, and starts again after close", async () => {

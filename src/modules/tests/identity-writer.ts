@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { IdentityBatch, IdentityReply } from './identity-sql.js';
+import type { IdentityBatch, IdentityReply, WriterRequest } from './identity-sql.js';
 import type { IdentityToResolve } from './test-recorder.js';
 
 export interface IdentityWriter {
@@ -8,6 +8,11 @@ export interface IdentityWriter {
    * asked (0 for none). Batches are resolved one after another in the order they were asked.
    */
   resolve(appId: number, identities: readonly IdentityToResolve[], day: string): Promise<Int32Array>;
+  /**
+   * Once the batches asked so far are written, copies the WAL back into the database file (a
+   * checkpoint) on the thread, so that the next commit on the main thread finds nothing to copy.
+   */
+  settle(): Promise<void>;
   /** Stops the thread (a later call starts it again). */
   close(): Promise<void>;
 }
@@ -18,6 +23,8 @@ const IDLE_MS = 30_000;
 interface Waiting {
   resolve(ids: Int32Array): void;
   reject(error: unknown): void;
+  /** A batch (its commit is told), not a checkpoint. */
+  batch: boolean;
 }
 
 /** An error of the writer's thread, with SQLite's code kept (a busy file answers 503, not 500). */
@@ -64,7 +71,7 @@ export function createIdentityWriter(options: { filename: string; onCommit?: () 
       const entry = waiting.get(reply.id);
       if (!entry) return;
       waiting.delete(reply.id);
-      options.onCommit?.();
+      if (entry.batch) options.onCommit?.();
       if ('error' in reply) entry.reject(threadError(reply.error));
       else entry.resolve(reply.ids);
     });
@@ -89,6 +96,16 @@ export function createIdentityWriter(options: { filename: string; onCommit?: () 
     idle.unref();
   }
 
+  function ask(thread: Worker, id: number, request: WriterRequest): Promise<Int32Array> {
+    const batch = !('checkpoint' in request);
+    const answer = new Promise<Int32Array>((resolve, reject) => waiting.set(id, { resolve, reject, batch }));
+    thread.postMessage(request);
+    keepAlive(thread);
+    return answer.finally(() => {
+      if (waiting.size === 0 && worker === thread) thread.unref();
+    });
+  }
+
   return {
     resolve(appId, identities, day) {
       const thread = (worker ??= start());
@@ -100,12 +117,11 @@ export function createIdentityWriter(options: { filename: string; onCommit?: () 
         batch.titles.push(identity.title);
         batch.projects.push(identity.project);
       }
-      const answer = new Promise<Int32Array>((resolve, reject) => waiting.set(id, { resolve, reject }));
-      thread.postMessage(batch);
-      keepAlive(thread);
-      return answer.finally(() => {
-        if (waiting.size === 0 && worker === thread) thread.unref();
-      });
+      return ask(thread, id, batch);
+    },
+
+    async settle() {
+      if (worker) await ask(worker, nextId++, { id: nextId - 1, checkpoint: true });
     },
 
     async close() {

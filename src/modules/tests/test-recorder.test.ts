@@ -20,7 +20,9 @@ function held(known: Record<string, number> = {}) {
   const knownIds = new Map(
     Object.entries(known).map(([title, id]) => [testIdOf(1, { spec: 'a.ts', title, project: '' }), id]),
   );
+  const settled: number[] = [];
   const resolver: IdentityResolver = {
+    settle: async () => void settled.push(asked.length),
     known: (_appId, key) => knownIds.get(key),
     resolve: (_appId, identities) =>
       new Promise((answer, fail) =>
@@ -29,7 +31,7 @@ function held(known: Record<string, number> = {}) {
   };
   const record = (recorder: ReturnType<typeof createTestRecorder>, item: ReportedTest) =>
     recorder.onTest(item);
-  return { asked, resolver, record };
+  return { asked, resolver, record, settled };
 }
 
 const idsOf = (packed: Buffer | undefined) => unpackResults(packed).map((result) => result.identityId);
@@ -44,9 +46,9 @@ describe('test recorder', () => {
       if (index % 250 === 249) waits.push(recorder.flushIfDue());
     }
     expect(asked).toHaveLength(18);
-    // Up to 16 batches may be out; past that the reader is told to wait for the oldest.
-    expect(waits.slice(0, 16).every((wait) => wait === undefined)).toBe(true);
-    expect(waits[16]).toBeInstanceOf(Promise);
+    // Once 16 batches are out the reader is told to wait for the oldest.
+    expect(waits.slice(0, 15).every((wait) => wait === undefined)).toBe(true);
+    expect(waits[15]).toBeInstanceOf(Promise);
     // Answered last first: still packed in the order the tests came.
     for (const batch of [...asked].reverse())
       batch.answer(batch.titles.map((title) => Number(title.slice(1)) + 1));
@@ -56,7 +58,7 @@ describe('test recorder', () => {
   });
 
   it('uses the ids it knows without asking, asks once per identity of a batch, keeps failures', async () => {
-    const { asked, resolver, record } = held({ known: 42 });
+    const { asked, resolver, record, settled } = held({ known: 42 });
     const recorder = createTestRecorder(1, resolver);
     record(recorder, test('a.ts', 'known'));
     const failed = record(recorder, test('a.ts', 'new', 'failed'));
@@ -67,6 +69,27 @@ describe('test recorder', () => {
     asked[0]!.answer([7]);
     expect(idsOf((await finished).get('a.ts'))).toEqual([42, 7, 7]);
     expect(recorder.identityOfFailure(failed)).toBe(7);
+    // The database settles once, after the last batch it was given.
+    expect(settled).toEqual([1]);
+  });
+
+  it('hands over the tests gathered so far before telling the reader to wait', () => {
+    const { asked, resolver, record } = held();
+    const recorder = createTestRecorder(1, resolver);
+    for (let index = 0; index < 250 * 16 + 10; index++) record(recorder, test('a.ts', `t${index}`));
+    expect(asked).toHaveLength(16);
+    expect(recorder.flushIfDue()).toBeInstanceOf(Promise);
+    expect(asked).toHaveLength(17);
+    expect(asked[16]!.titles).toHaveLength(10);
+  });
+
+  it('asks nothing of the database, and does not settle it, when every identity is known', async () => {
+    const { asked, resolver, record, settled } = held({ known: 42 });
+    const recorder = createTestRecorder(1, resolver);
+    record(recorder, test('a.ts', 'known'));
+    expect(idsOf((await recorder.finish()).get('a.ts'))).toEqual([42]);
+    expect(asked).toEqual([]);
+    expect(settled).toEqual([]);
   });
 
   it('leaves out a spec none of whose tests got an identity', async () => {

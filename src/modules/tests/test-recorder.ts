@@ -42,8 +42,8 @@ export function oneBatchAtATime(resolve: ResolveIdentitiesByKey): ResolveIdentit
  */
 const BATCH_TESTS = 250;
 /**
- * Batches that may be out at once before the reader waits for the oldest: the file is not read
- * faster than the database takes its tests, so memory stays bounded.
+ * Batches out at once at which the reader waits for the oldest: the file is not read faster than
+ * the database takes its tests, so memory stays bounded.
  */
 const MAX_OUTSTANDING = 16;
 /** shortName's bound: 1,000 bytes of UTF-8 (so at most 1,000 characters, and surely 333). */
@@ -105,6 +105,8 @@ export function createTestRecorder(appId: number, identities: IdentityResolver) 
   let tail: Promise<void> = Promise.resolve();
   /** Batches handed over and not yet packed, oldest first. */
   const outstanding: Promise<void>[] = [];
+  /** Whether any identity went to the database (then it settles before the upload's rows). */
+  let handedOver = false;
   const result: PackedResult = { identityId: 0, status: 'passed', retries: 0, durationMs: 0 };
 
   function specOf(spec: string): number {
@@ -144,7 +146,9 @@ export function createTestRecorder(appId: number, identities: IdentityResolver) 
     const batch = current;
     if (batch.count === 0) return tail;
     current = createBatch();
-    const answer = batch.identities.length > 0 ? identities.resolve(appId, batch.identities) : NONE;
+    const asks = batch.identities.length > 0;
+    handedOver ||= asks;
+    const answer = asks ? identities.resolve(appId, batch.identities) : NONE;
     batch.identities = [];
     batch.positions = new Map();
     const done = tail.then(async () => pack(batch, await answer));
@@ -185,17 +189,22 @@ export function createTestRecorder(appId: number, identities: IdentityResolver) 
     },
 
     /**
-     * Between chunks of the file: a promise to wait for when more than MAX_OUTSTANDING batches
-     * are unanswered, so that the file is not read faster than the database takes its tests
-     * (memory stays bounded); undefined otherwise.
+     * Between chunks of the file: a promise to wait for once MAX_OUTSTANDING batches are
+     * unanswered, so that the file is not read faster than the database takes its tests (memory
+     * stays bounded); undefined otherwise.
      */
     flushIfDue(): Promise<void> | undefined {
-      return outstanding.length > MAX_OUTSTANDING ? outstanding[0] : undefined;
+      if (outstanding.length < MAX_OUTSTANDING) return undefined;
+      // The tests gathered so far go too: while the reader waits, the requests served meanwhile
+      // would have their titles outlive collections of the young generation.
+      void flush();
+      return outstanding[0];
     },
 
     /** Resolves what is left and answers each spec's packed results. */
     async finish(): Promise<Map<string, Buffer>> {
       await flush();
+      if (handedOver) await identities.settle();
       // A spec none of whose tests got an identity has no packed results (null, not empty).
       const packed = writers.filter(({ pack: writer }) => writer.length > 0);
       return new Map(packed.map(({ spec, pack: writer }) => [spec, writer.finish()]));
