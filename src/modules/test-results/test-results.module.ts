@@ -1,7 +1,8 @@
 import type { ModuleDeps } from '../module-deps.js';
 import { createIdentityCache, rememberingResolver } from '../tests/identity-cache.js';
 import type { IdentityWriter } from '../tests/identity-writer.js';
-import { createTestRecorder, oneBatchAtATime } from '../tests/test-recorder.js';
+import { inWaitingBatches } from '../tests/identity-queue.js';
+import { createTestRecorder } from '../tests/test-recorder.js';
 import { createTestsRepository } from '../tests/tests.repository.js';
 import { createTestResultsRepository, type TestResultsRepository } from './test-results.repository.js';
 import {
@@ -31,7 +32,7 @@ export function createTestResultsModule(
   const resolveIdentities = rememberingResolver(
     identityWriter
       ? (appId, identities, day) => identityWriter.resolve(appId, identities, day)
-      : oneBatchAtATime((appId, identities, day) => tests.resolveIdentities(appId, identities, day)),
+      : inWaitingBatches((appId, identities, day) => tests.resolveIdentities(appId, identities, day)),
     createIdentityCache(),
     identityWriter ? () => identityWriter.settle() : undefined,
   );

@@ -3,7 +3,7 @@ import type { ReportedTest, TestOutcome } from '../test-results/report-model.js'
 import type { IdentityResolver } from './identity-cache.js';
 import { unpackResults } from './result-pack.js';
 import { testIdOf } from './test-identity.js';
-import { createTestRecorder, type IdentityToResolve, oneBatchAtATime } from './test-recorder.js';
+import { createTestRecorder } from './test-recorder.js';
 
 const test = (spec: string, title: string, outcome: TestOutcome = 'passed'): ReportedTest => ({
   spec,
@@ -110,24 +110,5 @@ describe('test recorder', () => {
     asked[1]!.answer(Array.from({ length: 250 }, (_, index) => index + 1));
     await new Promise((resolve) => setImmediate(resolve));
     await expect(recorder.finish()).rejects.toThrow('database gone');
-  });
-});
-
-describe('oneBatchAtATime', () => {
-  it('runs one batch after the other, in the order asked, answering in each batch order', async () => {
-    const log: string[] = [];
-    const resolve = oneBatchAtATime(async (_appId, identities: readonly IdentityToResolve[], day) => {
-      log.push(`start ${identities[0]!.title} ${day}`);
-      await new Promise((done) => setTimeout(done, identities[0]!.title === 'slow' ? 20 : 0));
-      log.push(`end ${identities[0]!.title}`);
-      return new Map(identities.map((item, index) => [item.key, index + 10]));
-    });
-    const item = (title: string) => ({ key: title, spec: 's', title, project: '' });
-    const answers = await Promise.all([
-      resolve(1, [item('slow'), item('b')], 'd'),
-      resolve(1, [item('fast')], 'd'),
-    ]);
-    expect(log).toEqual(['start slow d', 'end slow', 'start fast d', 'end fast']);
-    expect(answers.map((ids) => Array.from(ids))).toEqual([[10, 11], [10]]);
   });
 });

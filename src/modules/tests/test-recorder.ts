@@ -1,37 +1,11 @@
 import { type ReportedTest, shortName } from '../test-results/report-model.js';
 import { createPackWriter, PACKED_STATUSES, type PackedResult, type PackedStatus } from './result-pack.js';
-import type { IdentityResolver, ResolveIdentitiesOn } from './identity-cache.js';
+import type { IdentityResolver } from './identity-cache.js';
 import { TITLE_SEPARATOR, type TestIdentityParts, testIdOf } from './test-identity.js';
 
 /** An identity to find or create, with its key (the testId). */
 export interface IdentityToResolve extends TestIdentityParts {
   key: string;
-}
-
-/** Finds or creates the identities of an app, answering their row ids by key. */
-export type ResolveIdentitiesByKey = (
-  appId: number,
-  identities: readonly IdentityToResolve[],
-  day: string,
-) => Promise<Map<string, number>>;
-
-/**
- * A resolver that answers by key, run one batch at a time in the order asked (a recorder hands
- * batches over without waiting), answering in the order of each batch.
- */
-export function oneBatchAtATime(resolve: ResolveIdentitiesByKey): ResolveIdentitiesOn {
-  let previous: Promise<unknown> = Promise.resolve();
-  return (appId, identities, day) => {
-    const answer = previous.then(async () => {
-      // SQLite's one connection is held by the batch's transaction while it runs: the requests
-      // that are waiting go first.
-      await new Promise((resolveTurn) => setImmediate(resolveTurn));
-      const ids = await resolve(appId, identities, day);
-      return identities.map((identity) => ids.get(identity.key) ?? 0);
-    });
-    previous = answer.catch(() => undefined);
-    return answer;
-  };
 }
 
 /**
