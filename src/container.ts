@@ -30,6 +30,7 @@ import { createVerdictModule } from './modules/verdict/verdict.module.js';
 import { createTodosModule } from './modules/todos/todos.module.js';
 import { createTrackerModule } from './modules/tracker/tracker.module.js';
 import { createTestResultsModule } from './modules/test-results/test-results.module.js';
+import { createIdentityWriter, type IdentityWriter } from './modules/tests/identity-writer.js';
 import { createTestsModule } from './modules/tests/tests.module.js';
 import { createWebhooksModule } from './modules/webhooks/webhooks.module.js';
 import type { ModuleDeps } from './modules/module-deps.js';
@@ -137,6 +138,21 @@ function createHttpParts(infrastructure: Infrastructure, keys: KeysModule) {
   };
 }
 
+/**
+ * On an SQLite file, uploads write their test identities on a thread of their own (its own
+ * connection); PostgreSQL's driver is asynchronous already, and an in-memory database is seen by
+ * one connection only.
+ */
+function identityWriterOf({ database }: Infrastructure): { identityWriter?: IdentityWriter } {
+  if (database.sqliteFile === undefined) return {};
+  return {
+    identityWriter: createIdentityWriter({
+      filename: database.sqliteFile,
+      onCommit: () => database.writes.committedElsewhere(['test_identities']),
+    }),
+  };
+}
+
 /** Notifications with the push delivery and the webhooks every created notification goes to. */
 function createNotifying(deps: ModuleDeps, integrations: Integrations) {
   const push = createPushModule(deps, { fcm: integrations.fcm });
@@ -163,6 +179,7 @@ function createModules(deps: ModuleDeps, infrastructure: Infrastructure, integra
   });
   // An accepted upload asks for the reports it changes (the reports module, built below).
   const testResults = createTestResultsModule(deps, {
+    ...identityWriterOf(infrastructure),
     onAccepted: async (upload) => void (await reports.refreshes.request(upload)),
     // …and schedules the pull-request feedback of its run (the verdict module, built below).
     onRunUploaded: (upload) => verdict.runChanged(upload),
@@ -248,6 +265,7 @@ export function createContainer(infrastructure: Infrastructure) {
       await modules.push.delivery.drain();
       await modules.webhooks.dispatcher.stop();
       await modules.verdict.poller.stop();
+      await modules.testResults.close();
     },
   };
 }

@@ -15,6 +15,8 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   readonly db: Db;
   readonly dialect: DatabaseConfig['dialect'];
+  /** The SQLite file, when the database is one (other connections, a worker thread's, open it too). */
+  readonly sqliteFile?: string;
   /** Committed writes of this process, by table (response-cache invalidation listens here). */
   readonly writes: WriteEvents;
   /**
@@ -52,6 +54,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   return {
     db,
     dialect: config.dialect,
+    ...(config.dialect === 'sqlite' && config.filename !== ':memory:' ? { sqliteFile: config.filename } : {}),
     writes: tracked.events,
     ping: sqlitePing
       ? () => void sqlitePing.get()

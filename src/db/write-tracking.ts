@@ -22,6 +22,8 @@ export interface WriteEvents {
   readonly source: string;
   /** Called after every committed write (after its transaction commits); returns an unsubscribe. */
   onWrite(listener: WriteListener): () => void;
+  /** Tells of a write this process committed on another connection (a worker thread's own). */
+  committedElsewhere(tables: Iterable<string>): void;
 }
 
 const WRITE_KINDS = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode']);
@@ -108,6 +110,7 @@ export function trackWrites(dialect: Dialect): { dialect: Dialect; events: Write
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    committedElsewhere: (tables) => emit(new Set(tables)),
   };
   return {
     events,

@@ -109,6 +109,8 @@ export async function readUpload(
   const reader = options.kind === 'xml' ? createJUnitReader(readerOptions) : createJsonReader(readerOptions);
   let bytes = 0;
   let sliceStarted = performance.now();
+  /** A failure of the database behind `tests`: never to be mistaken for a bad body. */
+  let storageFailure: unknown;
   try {
     for await (const chunk of source) {
       // Chunks already buffered are handed over without a turn of the event loop: after a few
@@ -123,12 +125,16 @@ export async function readUpload(
       reader.write(decoder.write(chunk));
       const flushing = options.tests?.flushIfDue();
       if (flushing) {
-        await flushing;
+        await flushing.catch((error: unknown) => {
+          storageFailure = error;
+          throw error;
+        });
         sliceStarted = performance.now();
       }
     }
   } catch (error) {
     if (error instanceof PayloadTooLargeError || error instanceof ValidationError) throw error;
+    if (error === storageFailure) throw error;
     if (options.gzipped) {
       throw ValidationError.single('body', 'INVALID_FORMAT', 'The body is not valid gzip data');
     }

@@ -89,6 +89,12 @@ describe.each(DIALECTS)('committed-write events (%s)', (dialect) => {
     expect(seen).toEqual([]);
   });
 
+  it("tells a write committed on another of the process's connections as it is told of it", () => {
+    seen.length = 0;
+    database.writes.committedElsewhere(['test_identities']);
+    expect(seen).toEqual([['test_identities']]);
+  });
+
   it('tells raw SQL writes as a write to every table', async () => {
     seen.length = 0;
     await sql`delete from todos`.execute(database.db);
