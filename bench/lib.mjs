@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { readFileSync } from 'node:fs';
 
 export const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -152,4 +153,19 @@ export function printTable(rows, ceiling) {
   const format = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   process.stdout.write(`${format(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n`);
   for (const line of lines) process.stdout.write(`${format(line)}\n`);
+}
+
+/** A fresh PostgreSQL database for a bench run (`admin`: a URL of an existing database). */
+export async function createPostgresDatabase(admin, name) {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+}
+
+export async function dropPostgresDatabase(admin, name) {
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${name}`);
+  await client.end();
 }

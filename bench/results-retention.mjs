@@ -7,8 +7,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
-import { BENCH_KEY as KEY, SERVICE_NODE_ARGS, serviceEnvironment, startProcess } from './lib.mjs';
+import {
+  BENCH_KEY as KEY,
+  createPostgresDatabase,
+  dropPostgresDatabase,
+  SERVICE_NODE_ARGS,
+  serviceEnvironment,
+  startProcess,
+} from './lib.mjs';
 
 const RESULTS = Number(process.env.BENCH_RESULTS ?? 2_500_000);
 const POSTGRES = process.env.BENCH_DB === 'postgres';
@@ -36,10 +42,7 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 
 let url = `sqlite:${join(dir, 'retention.sqlite')}`;
 if (POSTGRES) {
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${pgName}`);
-  await client.end();
+  await createPostgresDatabase(admin, pgName);
   url = `postgres://postgres@127.0.0.1:5432/${pgName}`;
 }
 const service = await startProcess([...SERVICE_NODE_ARGS, entry, 'serve', '--roles', 'api'], {
@@ -104,11 +107,6 @@ try {
   );
 } finally {
   await service.stop();
-  if (POSTGRES) {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${pgName}`);
-    await client.end();
-  }
+  if (POSTGRES) await dropPostgresDatabase(admin, pgName);
   rmSync(dir, { recursive: true, force: true });
 }

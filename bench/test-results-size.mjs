@@ -9,7 +9,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { BENCH_KEY as KEY, SERVICE_NODE_ARGS, serviceEnvironment, startProcess } from './lib.mjs';
+import {
+  BENCH_KEY as KEY,
+  createPostgresDatabase,
+  dropPostgresDatabase,
+  SERVICE_NODE_ARGS,
+  serviceEnvironment,
+  startProcess,
+} from './lib.mjs';
 
 const RESULTS = Number(process.env.BENCH_RESULTS ?? 1_000_000);
 const POSTGRES = process.env.BENCH_DB === 'postgres';
@@ -51,10 +58,7 @@ async function databaseBytes(url) {
 const admin = 'postgres://postgres@127.0.0.1:5432/test';
 let url = `sqlite:${join(dir, 'size.sqlite')}`;
 if (POSTGRES) {
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${pgName}`);
-  await client.end();
+  await createPostgresDatabase(admin, pgName);
   url = `postgres://postgres@127.0.0.1:5432/${pgName}`;
 }
 const service = await startProcess([...SERVICE_NODE_ARGS, entry, 'serve', '--roles', 'api'], {
@@ -106,11 +110,6 @@ try {
   );
 } finally {
   await service.stop();
-  if (POSTGRES) {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${pgName}`);
-    await client.end();
-  }
+  if (POSTGRES) await dropPostgresDatabase(admin, pgName);
   rmSync(dir, { recursive: true, force: true });
 }

@@ -13,16 +13,16 @@ import { tmpdir } from 'node:os';
 import Database from 'better-sqlite3';
 import { join, resolve } from 'node:path';
 import { testIdOf } from '../dist/src/modules/tests/test-identity.js';
-import { BENCH_KEY as KEY, SERVICE_NODE_ARGS, serviceEnvironment, startProcess } from './lib.mjs';
-import { generate } from './tests-scale-data.mjs';
 import {
+  BENCH_KEY as KEY,
   createPostgresDatabase,
   dropPostgresDatabase,
-  forgetWindows,
-  openSink,
-  postgresAppId,
-  postgresDatabaseExists,
-} from './tests-scale-sinks.mjs';
+  SERVICE_NODE_ARGS,
+  serviceEnvironment,
+  startProcess,
+} from './lib.mjs';
+import { generate } from './tests-scale-data.mjs';
+import { forgetWindows, openSink, postgresAppId, postgresDatabaseExists } from './tests-scale-sinks.mjs';
 
 const TESTS = Number(process.env.BENCH_TESTS ?? 5000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 2000);

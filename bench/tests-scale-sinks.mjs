@@ -6,13 +6,6 @@ import pg from 'pg';
 /** Rows per multi-row INSERT on PostgreSQL: well under its 65,535 bound parameters. */
 const PG_ROWS = 2000;
 
-export async function createPostgresDatabase(admin, name) {
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-}
-
 export async function postgresDatabaseExists(admin, name) {
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
@@ -27,13 +20,6 @@ export async function postgresAppId(url, code) {
   const { rows } = await client.query('SELECT id FROM apps WHERE code = $1', [code]);
   await client.end();
   return rows[0].id;
-}
-
-export async function dropPostgresDatabase(admin, name) {
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${name}`);
-  await client.end();
 }
 
 function sqliteSink(filename) {

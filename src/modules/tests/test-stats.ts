@@ -29,8 +29,8 @@ export interface TestRunPoint {
   durationMs: number;
 }
 
-/** A test's figures over the runs of a window. */
-export interface TestStats {
+/** The counts and rates of a test's runs, the same whether its runs are named or compact. */
+interface RunFigures {
   runs: number;
   passed: number;
   failed: number;
@@ -41,6 +41,10 @@ export interface TestStats {
   avgDurationMs: number | null;
   p90DurationMs: number | null;
   lastStatus: PackedStatus;
+}
+
+/** A test's figures over the runs of a window. */
+export interface TestStats extends RunFigures {
   lastRunNumber: number;
   lastRunUrl: string | null;
   failingSince: string | null;
@@ -178,17 +182,7 @@ export interface RunOfUpload {
  * A test's figures with each run named by the id of its deciding upload instead of what that
  * upload says (number, time, commit, link): a few numbers a test, stored once per report.
  */
-export interface CompactStats {
-  runs: number;
-  passed: number;
-  failed: number;
-  flaky: number;
-  skipped: number;
-  passRate: number;
-  flakeRate: number;
-  avgDurationMs: number | null;
-  p90DurationMs: number | null;
-  lastStatus: PackedStatus;
+export interface CompactStats extends RunFigures {
   lastUploadId: number;
   failingSinceUploadId: number | null;
   history: { uploadId: number; status: PackedStatus; durationMs: number }[];
