@@ -15,8 +15,11 @@ export function rssMiB(pid) {
   return Math.round((kib / 1024) * 10) / 10;
 }
 
-/** Node flags the service runs with: the deployment flag `npm start` and the Procfile pass. */
-export const SERVICE_NODE_ARGS = ['--max-semi-space-size=8'];
+/**
+ * Node flags the service runs with: the deployment flag `npm start` and the Procfile pass
+ * (`BENCH_SEMI=4` measures another semi-space size against it).
+ */
+export const SERVICE_NODE_ARGS = [`--max-semi-space-size=${process.env.BENCH_SEMI ?? 8}`];
 
 export const BENCH_KEY = 'bench-key-0123456789abcdefghijklmnopqrstuvwxyz';
 
