@@ -60,28 +60,38 @@ const INSERT_BATCH = 200;
  */
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * Stored spec rows with the upload each came in: the run, attempt, time, commit and branch that
+ * every per-spec and per-test read needs beside its own columns (added with `.select`).
+ */
+export function specsWithTheirUpload(db: Db) {
+  return db
+    .selectFrom('test_result_specs as s')
+    .innerJoin('test_result_uploads as u', 'u.id', 's.upload_id')
+    .select([
+      's.upload_id',
+      'u.run_number',
+      'u.attempt',
+      'u.created_at',
+      'u.commit_sha',
+      'u.branch',
+      's.spec',
+    ]);
+}
+
 export function createTestResultsRepository(db: Db) {
   const specColumns = () =>
-    db
-      .selectFrom('test_result_specs as s')
-      .innerJoin('test_result_uploads as u', 'u.id', 's.upload_id')
-      .select([
-        's.id',
-        's.upload_id',
-        'u.app_id',
-        'u.run_number',
-        'u.attempt',
-        'u.created_at',
-        'u.author',
-        'u.triggered_by',
-        's.spec',
-        's.status',
-        's.flaky',
-        's.duration_ms',
-        'u.commit_sha',
-        'u.run_url',
-        's.first_failure_message',
-      ]);
+    specsWithTheirUpload(db).select([
+      's.id',
+      'u.app_id',
+      'u.author',
+      'u.triggered_by',
+      's.status',
+      's.flaky',
+      's.duration_ms',
+      'u.run_url',
+      's.first_failure_message',
+    ]);
 
   return {
     async findAppByCode(code: string): Promise<{ id: number; name: string } | undefined> {

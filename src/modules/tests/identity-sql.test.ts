@@ -1,20 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../db/database.js';
+import { identityDatabase, identityOf as identity } from '../../../test/support/identity-fixtures.js';
+import type { DatabaseHandle } from '../../db/database.js';
 import { chunkSizes, type IdentityBatch, identitySql } from './identity-sql.js';
-import { testIdOf } from './test-identity.js';
 import type { IdentityToResolve } from './test-recorder.js';
 import { createTestsRepository } from './tests.repository.js';
-
-const identity = (title: string): IdentityToResolve => ({
-  key: testIdOf(1, { spec: 'a.spec.ts', title, project: '' }),
-  spec: 'a.spec.ts',
-  title,
-  project: '',
-});
 
 function batchOf(identities: IdentityToResolve[], day: string, id = 1): IdentityBatch {
   return {
@@ -28,32 +18,15 @@ function batchOf(identities: IdentityToResolve[], day: string, id = 1): Identity
   };
 }
 
-const opened: { handle: DatabaseHandle; dir: string }[] = [];
+const removals: (() => Promise<void>)[] = [];
 async function database(): Promise<DatabaseHandle> {
-  const dir = mkdtempSync(join(tmpdir(), 'identity-sql-'));
-  const handle = openDatabase({ dialect: 'sqlite', filename: join(dir, 'test.sqlite') });
-  await migrateToLatest(handle.db);
-  await handle.db
-    .insertInto('apps')
-    .values({
-      name: 'shop',
-      code: 'shop',
-      pipeline_url: 'https://ci.example.com/p',
-      watching: 1 as never,
-      e2e_trigger_configuration: null,
-      created_at: '2026-11-27T00:00:00.000Z',
-      updated_at: '2026-11-27T00:00:00.000Z',
-    })
-    .execute();
-  opened.push({ handle, dir });
+  const { handle, remove } = await identityDatabase();
+  removals.push(remove);
   return handle;
 }
 
 afterEach(async () => {
-  for (const { handle, dir } of opened.splice(0)) {
-    await handle.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  for (const remove of removals.splice(0)) await remove();
 });
 
 const rowsOf = (handle: DatabaseHandle) =>

@@ -1,19 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../db/database.js';
+import { identityDatabase, identityOf as identity } from '../../../test/support/identity-fixtures.js';
+import type { DatabaseHandle } from '../../db/database.js';
 import { createIdentityWriter, type IdentityWriter } from './identity-writer.js';
-import { testIdOf } from './test-identity.js';
-import type { IdentityToResolve } from './test-recorder.js';
-
-const identity = (title: string): IdentityToResolve => ({
-  key: testIdOf(1, { spec: 'a.spec.ts', title, project: '' }),
-  spec: 'a.spec.ts',
-  title,
-  project: '',
-});
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -23,27 +12,8 @@ afterEach(async () => {
 async function setUp(
   migrated = true,
 ): Promise<{ handle: DatabaseHandle; writer: IdentityWriter; commits: number[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'identity-writer-'));
-  const handle = openDatabase({ dialect: 'sqlite', filename: join(dir, 'test.sqlite') });
-  cleanup.push(async () => {
-    await handle.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  if (migrated) {
-    await migrateToLatest(handle.db);
-    await handle.db
-      .insertInto('apps')
-      .values({
-        name: 'shop',
-        code: 'shop',
-        pipeline_url: 'https://ci.example.com/p',
-        watching: 1 as never,
-        e2e_trigger_configuration: null,
-        created_at: '2026-11-27T00:00:00.000Z',
-        updated_at: '2026-11-27T00:00:00.000Z',
-      })
-      .execute();
-  }
+  const { handle, remove } = await identityDatabase(migrated);
+  cleanup.push(remove);
   const commits: number[] = [];
   const writer = createIdentityWriter({ filename: handle.sqliteFile!, onCommit: () => commits.push(1) });
   cleanup.push(() => writer.close());

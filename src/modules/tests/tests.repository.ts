@@ -3,6 +3,7 @@ import type { Db } from '../../db/database.js';
 import { isStorableId } from '../../db/errors.js';
 import type { TestIdentitiesTable } from '../../db/schema-results.js';
 import type { IdentityToResolve } from './test-recorder.js';
+import { specsWithTheirUpload } from '../test-results/test-results.repository.js';
 
 export type IdentityRow = Selectable<TestIdentitiesTable>;
 
@@ -37,21 +38,7 @@ function* batches<T>(items: readonly T[], size = BATCH): Generator<T[]> {
 }
 
 export function createTestsRepository(db: Db) {
-  const packedColumns = () =>
-    db
-      .selectFrom('test_result_specs as s')
-      .innerJoin('test_result_uploads as u', 'u.id', 's.upload_id')
-      .select([
-        's.upload_id',
-        'u.run_number',
-        'u.attempt',
-        'u.created_at',
-        'u.commit_sha',
-        'u.branch',
-        'u.run_url',
-        's.spec',
-        's.results',
-      ]);
+  const packedColumns = () => specsWithTheirUpload(db).select(['u.run_url', 's.results']);
 
   async function idsByKey(on: Db, appId: number, keys: readonly string[]): Promise<Map<string, number>> {
     const found = new Map<string, number>();

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database.js';
+import { specsWithTheirUpload } from '../test-results/test-results.repository.js';
 
 /** An upload of the run, as the verdict needs it. */
 export interface RunUploadRow {
@@ -119,20 +120,8 @@ export function createVerdictRepository(db: Db) {
       beforeIso: string,
     ): Promise<PastSpecRow[]> {
       if (specs.length === 0) return [];
-      return db
-        .selectFrom('test_result_specs as s')
-        .innerJoin('test_result_uploads as u', 'u.id', 's.upload_id')
-        .select([
-          's.upload_id',
-          'u.run_number',
-          'u.attempt',
-          'u.created_at',
-          'u.commit_sha',
-          'u.branch',
-          's.spec',
-          's.status',
-          's.flaky',
-        ])
+      return specsWithTheirUpload(db)
+        .select(['s.status', 's.flaky'])
         .where('u.app_id', '=', appId)
         .where('u.run_number', '!=', runNumber)
         .where('u.created_at', '<', beforeIso)
