@@ -4,7 +4,7 @@ import { addDays } from '../../shared/time.js';
 import { reportWindow } from '../reports/aggregation.js';
 import { latestAttemptRows, resultsOfRows, type StoredTestResult } from './test-results-read.js';
 import { countTestsBySpec, listTests, type QuarantineOfTest, type TestListFilter } from './tests-list.js';
-import { computeWindow, ensureWindow } from './window-stats.js';
+import { createWindowKeeper } from './window-stats.js';
 import type { WindowStatsRepository } from './window-stats.repository.js';
 import type { TestPageReader } from './test-page.js';
 import { windowRetention, type WindowRetention } from './window-retention.js';
@@ -45,6 +45,7 @@ export interface HistoryFilter {
 
 export function createTestsService(deps: { repository: TestsRepository } & TestsServiceLinks) {
   const { repository } = deps;
+  const windows = deps.windows ? createWindowKeeper({ windows: deps.windows, tests: repository }) : undefined;
 
   async function knownApp(appId: number) {
     if (deps.appExists && !(await deps.appExists(appId))) {
@@ -98,10 +99,10 @@ export function createTestsService(deps: { repository: TestsRepository } & Tests
       const { fromIso, toIso } = range;
       if (!(await repository.hasUploadsIn(appId, fromIso, toIso))) return null;
       const summaryId = await deps.windows?.summaryOfDate(date);
-      if (deps.windows && summaryId !== undefined) {
+      if (deps.windows && windows && summaryId !== undefined) {
         // The report's stored figures: the same counts without decoding the window's results.
         const key = { summaryId, appId };
-        await ensureWindow({ windows: deps.windows, tests: repository }, key, range);
+        await windows.ensure(key, range);
         return deps.windows.countsBySpec(key, specs);
       }
       const rows = await repository.specRowsOf(appId, specs, { sinceIso: fromIso, untilIso: toIso });
@@ -137,21 +138,18 @@ export function createTestsService(deps: { repository: TestsRepository } & Tests
       const summary = await deps.findSummary?.(summaryId);
       if (!summary) throw new NotFoundError(`Report ${summaryId} not found`);
       await knownApp(appId);
-      if (!deps.windows || deps.retentionDays === undefined) {
+      if (!deps.windows || !windows || deps.retentionDays === undefined) {
         throw new Error('the tests list needs the stored window figures and the retention');
       }
       const repositories = { windows: deps.windows, tests: repository };
       const range = windowOf(summary.date);
       const key = { summaryId, appId };
-      const [quarantines] = await Promise.all([
-        deps.quarantinesOf?.(appId),
-        ensureWindow(repositories, key, range),
-      ]);
+      const [quarantines] = await Promise.all([deps.quarantinesOf?.(appId), windows.ensure(key, range)]);
       const quarantineOf = quarantines ?? NOTHING_QUARANTINED;
       // An upload the stored figures name may go (retention) between the check and the read.
       let listed = await listTests(repositories, key, filter, page, quarantineOf);
       if (!listed) {
-        await computeWindow(repositories, key, range);
+        await windows.recompute(key, range);
         listed = await listTests(repositories, key, filter, page, quarantineOf);
       }
       if (!listed) throw new Error(`the tests of report ${summaryId} changed while being read`);
@@ -161,12 +159,12 @@ export function createTestsService(deps: { repository: TestsRepository } & Tests
 
     /** Works out and stores every app's test figures over a report date's window (report generation). */
     async storeWindowsOf(date: string): Promise<void> {
-      if (!deps.windows) return;
+      if (!deps.windows || !windows) return;
       const summaryId = await deps.windows.summaryOfDate(date);
       if (summaryId === undefined) return;
       const range = windowOf(date);
       for (const appId of await deps.windows.appsWithUploadsIn(range.fromIso, range.toIso)) {
-        await ensureWindow({ windows: deps.windows, tests: repository }, { summaryId, appId }, range);
+        await windows.ensure({ summaryId, appId }, range);
       }
     },
 
