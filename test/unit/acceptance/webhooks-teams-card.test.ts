@@ -1,80 +1,17 @@
-import MarkdownIt from 'markdown-it';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type FakeWebhookReceiver,
-  type ReceivedWebhook,
-  startFakeWebhookReceiver,
-  TEAMS_MESSAGE_LIMIT_BYTES,
-  teamsWorkflowProblems,
-} from '../../fakes/fake-webhook-receiver.js';
-import { createTestApp, type TestApp } from '../../support/test-app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type FakeWebhookReceiver, teamsWorkflowProblems } from '../../fakes/fake-webhook-receiver.js';
+import type { TestApp } from '../../support/test-app.js';
 import type { Json } from '../../support/acceptance-support.js';
+import { cardOf, teamsSuite, texts } from './webhooks-teams-support.js';
 
-const HOSTILE = '**bold** [x](http://evil) <at>all</at> <b>hi</b> _a_ # h - item';
-const FAST = { WEBHOOK_RETRY_DELAYS_MS: '40,40,40', WEBHOOK_POLL_MS: '40' };
-
-/** A CommonMark renderer with HTML and strike-through on: more than Teams reads, so a stricter check. */
-const markdown = new MarkdownIt({ html: true, linkify: false });
-const FORMATTING = /<(a|strong|em|s|del|code|pre|ul|ol|li|h[1-6]|blockquote|hr|table|img|at|b)[\s>/]/i;
-/** What a reader sees of a text: its rendering with the paragraph tags and entities undone. */
-const rendered = (text: string) =>
-  markdown
-    .render(text)
-    .replace(/<\/?p>|<br>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .trim();
-
-interface TextBlock {
-  type: 'TextBlock';
-  text: string;
-  [key: string]: unknown;
-}
-const cardOf = (request: ReceivedWebhook) =>
-  (request.body as Json).attachments[0].content as {
-    body: (TextBlock | { type: 'FactSet'; facts: { title: string; value: string }[] })[];
-    actions: Json[];
-  };
-const texts = (request: ReceivedWebhook) =>
-  cardOf(request).body.flatMap((element) =>
-    element.type === 'TextBlock' ? [element.text] : element.facts.map((fact) => fact.value),
-  );
-
-// Teams webhooks as a Teams workflow receives them: the Adaptive Card envelope, escaped text, size.
-describe('acceptance: Teams webhooks post Adaptive Cards a Teams workflow accepts', () => {
+// Teams webhooks as a Teams workflow receives them: the Adaptive Card envelope, its actions, colours.
+describe('acceptance: Teams webhooks post Adaptive Cards a Teams workflow accepts: the card', () => {
+  const { suite, addTeams, deliver } = teamsSuite();
   let t: TestApp;
   let workflow: FakeWebhookReceiver;
-  beforeAll(async () => {
-    t = await createTestApp({ env: FAST });
+  beforeEach(() => {
+    ({ t, workflow } = suite);
   });
-  afterAll(async () => t.close());
-  beforeEach(async () => {
-    workflow = await startFakeWebhookReceiver({ protocol: 'teams-workflow' });
-    for (const table of ['webhooks', 'webhook_jobs', 'webhook_deliveries', 'notifications'] as const) {
-      await t.database.db.deleteFrom(table).execute();
-    }
-  });
-  afterEach(async () => workflow.close());
-
-  const addTeams = async () => {
-    const response = await t.api({
-      method: 'POST',
-      url: '/api/webhooks',
-      payload: { url: workflow.url, kind: 'teams' },
-    });
-    expect(response.statusCode).toBe(201);
-    return response.json<Json>().data.id as number;
-  };
-  /** Creates the notification and returns what the workflow received, checked as Teams would. */
-  const deliver = async (payload: Json) => {
-    const response = await t.api({ method: 'POST', url: '/api/notifications', payload });
-    expect(response.statusCode, response.body).toBe(201);
-    const [request] = await workflow.waitFor(1);
-    expect(request!.problems).toEqual([]);
-    return request!;
-  };
 
   it('sends exactly the envelope, a card of an E2E failure with suspects and a quarantined spec, delivered on 202', async () => {
     const id = await addTeams();
@@ -170,102 +107,6 @@ describe('acceptance: Teams webhooks post Adaptive Cards a Teams workflow accept
     await expect
       .poll(async () => (await t.api({ method: 'GET', url: `/api/webhooks/${id}` })).json<Json>().data)
       .toMatchObject({ lastStatus: 202, lastError: null });
-  });
-
-  it('a test name full of Markdown and HTML arrives as literal text wherever it is shown', async () => {
-    await addTeams();
-    const request = await deliver({
-      type: 'e2e_failure',
-      title: `E2E tests failing: ${HOSTILE}`,
-      message: `${HOSTILE}\n# h\n- item\n1. one\n> quote\n    code\n---\n{{DATE(2026-05-14T06:00:00Z, SHORT)}} &lt; a\\*b`,
-      data: {
-        appName: HOSTILE,
-        runId: HOSTILE,
-        lastFailureAuthor: HOSTILE,
-        failingSpecs: [HOSTILE],
-        quarantinedFailingSpecs: [HOSTILE],
-        failingSpecDetails: [{ spec: HOSTILE, error: HOSTILE, suspects: [{ number: 1, author: HOSTILE }] }],
-      },
-    });
-    const shown = texts(request);
-    for (const text of shown) expect(markdown.render(text), text).not.toMatch(FORMATTING);
-    expect(shown.map(rendered)).toEqual([
-      `E2E tests failing: ${HOSTILE}`,
-      [
-        HOSTILE,
-        '# h',
-        '- item',
-        '1. one',
-        '> quote',
-        'code',
-        '---',
-        '{{DATE(2026-05-14T06:00:00Z, SHORT)}} &lt; a\\*b',
-      ].join('\n'),
-      HOSTILE,
-      `#${HOSTILE}`,
-      HOSTILE,
-      'Failing specs (1)',
-      `${HOSTILE} — ${HOSTILE} — suspects #1 by ${HOSTILE}`,
-      `Quarantined (known failures, not alerted): ${HOSTILE}`,
-    ]);
-    // No mention can exist without the msteams entities, which the card never carries.
-    expect(request.rawBody).not.toContain('msteams');
-  });
-
-  it('a 30-spec failure stays under 28 KB, naming 10 specs and "and 20 more"', async () => {
-    await addTeams();
-    const specs = Array.from({ length: 30 }, (_, index) => `checkout/flow-${index + 1}.cy.ts`);
-    const request = await deliver({
-      type: 'e2e_failure',
-      title: 'E2E tests failing: shop',
-      message: 'Run #40 of shop failed.',
-      data: {
-        appName: 'shop',
-        runId: 40,
-        failingSpecs: specs,
-        failingSpecDetails: specs.map((spec) => ({
-          spec,
-          runUrl: 'https://cloud.cypress.io/projects/shop/runs/40',
-          error: `AssertionError: expected ${'x'.repeat(250)} to equal y`,
-          suspects: [{ number: 7, author: 'alice' }],
-        })),
-      },
-    });
-    expect(Buffer.byteLength(request.rawBody)).toBeLessThan(TEAMS_MESSAGE_LIMIT_BYTES);
-    const shown = texts(request);
-    expect(shown).toContain('Failing specs (30)');
-    expect(shown.filter((text) => text.startsWith('checkout/flow-'))).toHaveLength(10);
-    expect(shown.at(-1)).toBe('and 20 more');
-  });
-
-  it('cuts the lists, never the JSON, when every field is as long and as costly as it may be', async () => {
-    await addTeams();
-    const costly = (length: number) => '\\'.repeat(length);
-    const specs = Array.from({ length: 30 }, (_, index) => `${index}${costly(1000)}`);
-    const request = await deliver({
-      type: 'e2e_failure',
-      title: costly(255),
-      message: costly(4000),
-      data: {
-        appName: costly(500),
-        runId: costly(500),
-        lastFailureAuthor: costly(500),
-        failingSpecs: specs,
-        quarantinedFailingSpecs: specs,
-        failingSpecDetails: specs.map((spec) => ({
-          spec,
-          runUrl: `https://ci.example.com/${'r'.repeat(1900)}`,
-          error: costly(1000),
-          suspects: Array.from({ length: 9 }, (_, number) => ({ number, author: costly(200) })),
-        })),
-        link: `https://dashboard.example.com/${'p'.repeat(1900)}`,
-      },
-    });
-    expect(Buffer.byteLength(request.rawBody)).toBeLessThan(TEAMS_MESSAGE_LIMIT_BYTES);
-    const shown = texts(request);
-    expect(shown[1]).toBe(costly(8000)); // the whole message, every backslash escaped
-    expect(shown).toContain('Failing specs (30)');
-    expect(shown.some((text) => /^and \d+ more$/.test(text))).toBe(true);
   });
 
   it('gives the "Open" action only for an http(s) link', async () => {
