@@ -1,67 +1,34 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakePullRequest } from '../fakes/fake-github.js';
-import { fakeJiraIssue } from '../fakes/fake-jira.js';
-import { MY_TICKETS_JQL, manualQaJql } from '../../src/modules/tracker/tracker.service.js';
 import { TEST_KEY } from '../support/test-app.js';
-import {
-  type Browser,
-  chromiumAvailable,
-  CHROMIUM,
-  JIRA,
-  screenshotBoth,
-  type Stack,
-  VIEWPORTS,
-} from './harness.js';
+import { type Browser, chromiumAvailable, screenshotBoth, type Stack, VIEWPORTS } from './harness.js';
 import type { FakeSpecRow } from '../fakes/fake-cypress.js';
-import { closeSession, cypressRow, openSession, STEP } from './steps.js';
+import { type DashboardSession, hasText, openDashboard, visible } from './dashboard-session.js';
+import { closeSession, cypressRow, STEP } from './steps.js';
 
-// Locally without Chromium the suite is skipped loudly; in CI a missing browser fails it.
-if (!chromiumAvailable && !process.env.CI) {
-  console.warn(`browser tests SKIPPED: ${CHROMIUM} is missing (apt-get install chromium)`);
-}
-
-/** Playwright's web-first assertions belong to its own runner; these wait the same way under Vitest. */
-const visible = (locator: Locator, timeout = STEP) => locator.first().waitFor({ state: 'visible', timeout });
-const hasText = (locator: Locator, text: string, timeout = STEP) =>
-  expect
-    .poll(
-      () =>
-        locator
-          .first()
-          .textContent({ timeout: 1000 })
-          .catch(() => ''),
-      { timeout, interval: 200 },
-    )
-    .toContain(text);
 const today = new Date().toISOString().slice(0, 10);
 const at = (hour: number) => `${today}T${String(hour).padStart(2, '0')}:00:00.000Z`;
 const row = (project: string, run: number, status: string, hour: number, extra: Partial<FakeSpecRow> = {}) =>
   cypressRow(project, run, status, at(hour), extra);
 
-describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromium', () => {
+/*
+ * The dashboard walked through in one session: signing in, adding, running, reporting on, editing
+ * and deleting applications, then every page at phone width, a blocked sign-in, and no script
+ * errors anywhere. Pull requests, tickets, to-dos and notifications: dashboard-work-items.test.ts.
+ */
+describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromium: applications', () => {
   let stack: Stack;
   let browser: Browser;
   let page: Page;
   /** Script errors and CSP refusals seen on any page; the last test expects none. */
-  const problems: string[] = [];
+  let problems: string[];
+  let go: DashboardSession['go'];
 
   beforeAll(async () => {
-    ({ stack, browser, page } = await openSession());
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy|Refused to|Uncaught/i.test(message.text())) {
-        problems.push(`console: ${message.text()}`);
-      }
-    });
+    ({ stack, browser, page, problems, go } = await openDashboard());
   }, 180_000);
 
   afterAll(() => closeSession(browser, stack));
-
-  const go = async (path: string, heading: string) => {
-    await page.goto(new URL(path, stack.baseUrl).href);
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  };
 
   it('a wrong key shows the error and keeps the login form', async () => {
     await page.goto(stack.baseUrl);
@@ -150,116 +117,6 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     await page.waitForTimeout(500);
     await screenshotBoth(page, 'overview', { dark: true });
   }, 90_000);
-
-  it('adds a pull request by URL and shows its GitHub details', async () => {
-    stack.github.setPull(
-      'acme',
-      'shop',
-      fakePullRequest('acme', 'shop', 42, { title: 'Speed up checkout', mergeable_state: 'clean' }),
-    );
-    await go('/pull-requests', 'Pull requests');
-    await page.getByLabel('Pull request URL').fill('https://github.com/acme/shop/pull/42');
-    await page.getByRole('button', { name: 'Track pull request' }).click();
-    const item = page.getByRole('listitem').filter({ hasText: 'Speed up checkout' });
-    await visible(item, STEP);
-    await hasText(item, 'acme/shop#42');
-
-    await page.getByLabel('Pull request URL').fill('https://example.com/not-a-pr');
-    await page.getByRole('button', { name: 'Track pull request' }).click();
-    await visible(page.locator('.field-error'), STEP);
-    await screenshotBoth(page, 'pull-requests');
-
-    await item.getByRole('button', { name: /Details/ }).click();
-    const dialog = page.getByRole('dialog', { name: 'Speed up checkout' });
-    await hasText(dialog, 'octocat', STEP);
-    await hasText(dialog, 'clean');
-    await hasText(dialog, '+40');
-    await screenshotBoth(page, 'pull-request-details');
-    await dialog.getByRole('button', { name: 'Close' }).click();
-
-    await item.getByRole('button', { name: /Remove/ }).click();
-    await page
-      .getByRole('dialog', { name: /Stop tracking/ })
-      .getByRole('button', { name: 'Remove' })
-      .click();
-    await expect.poll(() => item.count(), { timeout: STEP }).toBe(0);
-    expect((await stack.api<unknown[]>('/api/pull_requests')).body.data).toEqual([]);
-  }, 60_000);
-
-  it('lists both tracker queries with links to the tickets', async () => {
-    stack.jira.setIssues(manualQaJql(JIRA.project), [
-      fakeJiraIssue(7, { summary: 'Verify the new checkout on Safari' }),
-      fakeJiraIssue(8, { summary: 'Gift cards & vouchers', labels: ['manual_qa', 'payments'] }),
-    ]);
-    stack.jira.setIssues(MY_TICKETS_JQL, [
-      fakeJiraIssue(11, { summary: 'Flaky login spec', status: { name: 'In Review' } }),
-    ]);
-    await go('/tickets', 'Tickets');
-    const link = page.getByRole('link', { name: /QA-7/ });
-    await visible(link, STEP);
-    expect(await link.getAttribute('href')).toBe(`${stack.jira.url}/browse/QA-7`);
-    await visible(page.getByRole('link', { name: /QA-11/ }));
-    await screenshotBoth(page, 'tickets');
-
-    // A failing tracker is a clear message in its own section, not a broken page.
-    stack.jira.failWith = 500;
-    await page.getByRole('button', { name: 'Refresh My tickets' }).click();
-    const mine = page.getByRole('region', { name: /My tickets/ });
-    await hasText(mine.getByRole('alert'), 'External service error');
-    await screenshotBoth(page, 'tickets-error');
-    stack.jira.failWith = undefined;
-  }, 60_000);
-
-  it('creates and completes a to-do, showing escaped titles as text', async () => {
-    await stack.api('/api/to_do_list', {
-      method: 'POST',
-      body: { title: 'Renew the certificate', dueDate: '2020-01-01' },
-    });
-    await go('/todos', 'To-dos');
-    await page.getByLabel('New to-do').fill('Fish & chips <b>friday</b>');
-    await page.getByRole('button', { name: 'Add to-do' }).click();
-    const item = page.getByRole('listitem').filter({ hasText: 'Fish & chips' });
-    await visible(item, STEP);
-    expect(await item.innerText()).not.toContain('&amp;');
-    await hasText(page.getByRole('listitem').filter({ hasText: 'Renew the certificate' }), 'Overdue');
-
-    await item.getByRole('checkbox').check();
-    await expect.poll(() => item.getByRole('checkbox').isChecked()).toBe(true);
-    await expect
-      .poll(
-        async () =>
-          (await stack.api<{ title: string; isCompleted: boolean }[]>('/api/to_do_list')).body.data.find(
-            (t) => t.title.startsWith('Fish'),
-          )?.isCompleted,
-      )
-      .toBe(true);
-    await screenshotBoth(page, 'todos', { dark: true });
-  }, 60_000);
-
-  it('marks a notification read and updates the unread count', async () => {
-    for (const [title, type] of [
-      ['Checkout E2E failing', 'e2e_failure'],
-      ['2 tickets need manual testing', 'info'],
-    ]) {
-      await stack.api('/api/notifications', { method: 'POST', body: { title, message: `${title}.`, type } });
-    }
-    // Creating applications above also produced app_update notifications.
-    const unread = (await stack.api<unknown[]>('/api/notifications?isRead=false')).body.data.length;
-    expect(unread).toBeGreaterThanOrEqual(2);
-    await go('/notifications', 'Notifications');
-    const nav = page.getByRole('navigation', { name: 'Main' });
-    await visible(nav.getByLabel(`${unread} unread`));
-    await screenshotBoth(page, 'notifications', { dark: true });
-
-    const item = page.getByRole('listitem').filter({ hasText: 'Checkout E2E failing' });
-    await item.getByRole('button', { name: /Mark read/ }).click();
-    await expect
-      .poll(() => item.getByRole('button', { name: /Mark read/ }).count(), { timeout: STEP })
-      .toBe(0);
-    await visible(nav.getByLabel(`${unread - 1} unread`));
-    const { body } = await stack.api<{ title: string }[]>('/api/notifications?isRead=true');
-    expect(body.data.map((n) => n.title)).toEqual(['Checkout E2E failing']);
-  }, 60_000);
 
   it('screenshots the applications page after the data above', async () => {
     await go('/apps', 'Applications');
