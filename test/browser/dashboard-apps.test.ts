@@ -1,9 +1,15 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_KEY } from '../support/test-app.js';
-import { type Browser, chromiumAvailable, screenshotBoth, type Stack, VIEWPORTS } from './harness.js';
+import { type Browser, chromiumAvailable, screenshotBoth, type Stack } from './harness.js';
 import type { FakeSpecRow } from '../fakes/fake-cypress.js';
-import { type DashboardSession, hasText, openDashboard, visible } from './dashboard-session.js';
+import {
+  type DashboardSession,
+  expectPhoneFriendly,
+  hasText,
+  openDashboard,
+  visible,
+} from './dashboard-session.js';
 import { closeSession, cypressRow, STEP } from './steps.js';
 
 const today = new Date().toISOString().slice(0, 10);
@@ -154,36 +160,7 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
   }, 60_000);
 
   it('fits phone width on every page and names every control for screen readers', async () => {
-    const pages: [string, string][] = [
-      ['/', 'Overview'],
-      ['/apps', 'Applications'],
-      ['/pull-requests', 'Pull requests'],
-      ['/tickets', 'Tickets'],
-      ['/todos', 'To-dos'],
-      ['/notifications', 'Notifications'],
-    ];
-    await page.setViewportSize(VIEWPORTS.phone);
-    for (const [path, heading] of pages) {
-      await go(path, heading);
-      await page.waitForLoadState('networkidle');
-      const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
-      expect(overflow, `${path} scrolls sideways at phone width`).toBeLessThanOrEqual(0);
-      const unnamed = await page.locator('input, select, textarea, button, a[href]').evaluateAll((elements) =>
-        elements
-          .filter((el) => {
-            const control = el as unknown as { labels?: { length: number } | null };
-            const named =
-              (control.labels?.length ?? 0) > 0 ||
-              !!el.getAttribute('aria-label') ||
-              !!el.getAttribute('aria-labelledby') ||
-              (el.textContent ?? '').trim() !== '';
-            return !named;
-          })
-          .map((el) => el.outerHTML.slice(0, 120)),
-      );
-      expect(unnamed, `${path} has unnamed controls`).toEqual([]);
-    }
-    await page.setViewportSize(VIEWPORTS.desktop);
+    await expectPhoneFriendly(page, go);
   }, 60_000);
 
   it('repeated wrong keys show how long to wait (429 retryAfter)', async () => {

@@ -1,6 +1,6 @@
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { chromiumAvailable, CHROMIUM } from './harness.js';
+import { chromiumAvailable, CHROMIUM, VIEWPORTS } from './harness.js';
 import { type BrowserSession, openSession, STEP } from './steps.js';
 
 /*
@@ -49,4 +49,43 @@ export async function openDashboard(): Promise<DashboardSession> {
     await page.getByRole('heading', { level: 1, name: heading }).waitFor();
   };
   return { stack, browser, page, problems, go };
+}
+
+/** The dashboard's pages, each with its main heading. */
+export const DASHBOARD_PAGES: readonly [string, string][] = [
+  ['/', 'Overview'],
+  ['/apps', 'Applications'],
+  ['/pull-requests', 'Pull requests'],
+  ['/tickets', 'Tickets'],
+  ['/todos', 'To-dos'],
+  ['/notifications', 'Notifications'],
+];
+
+/**
+ * Opens each page at phone width and checks that none scrolls sideways and that every control
+ * has a name for screen readers; back to desktop width after.
+ */
+export async function expectPhoneFriendly(page: Page, go: DashboardSession['go']): Promise<void> {
+  await page.setViewportSize(VIEWPORTS.phone);
+  for (const [path, heading] of DASHBOARD_PAGES) {
+    await go(path, heading);
+    await page.waitForLoadState('networkidle');
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow, `${path} scrolls sideways at phone width`).toBeLessThanOrEqual(0);
+    const unnamed = await page.locator('input, select, textarea, button, a[href]').evaluateAll((elements) =>
+      elements
+        .filter((el) => {
+          const control = el as unknown as { labels?: { length: number } | null };
+          const named =
+            (control.labels?.length ?? 0) > 0 ||
+            !!el.getAttribute('aria-label') ||
+            !!el.getAttribute('aria-labelledby') ||
+            (el.textContent ?? '').trim() !== '';
+          return !named;
+        })
+        .map((el) => el.outerHTML.slice(0, 120)),
+    );
+    expect(unnamed, `${path} has unnamed controls`).toEqual([]);
+  }
+  await page.setViewportSize(VIEWPORTS.desktop);
 }

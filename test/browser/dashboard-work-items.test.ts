@@ -11,7 +11,13 @@ import {
   screenshotBoth,
   type Stack,
 } from './harness.js';
-import { type DashboardSession, hasText, openDashboard, visible } from './dashboard-session.js';
+import {
+  type DashboardSession,
+  expectPhoneFriendly,
+  hasText,
+  openDashboard,
+  visible,
+} from './dashboard-session.js';
 import { closeSession, STEP } from './steps.js';
 
 /*
@@ -144,5 +150,9 @@ describe.skipIf(!chromiumAvailable && !process.env.CI)('web dashboard in Chromiu
     await visible(nav.getByLabel(`${unread - 1} unread`));
     const { body } = await stack.api<{ title: string }[]>('/api/notifications?isRead=true');
     expect(body.data.map((n) => n.title)).toEqual(['Checkout E2E failing']);
+  }, 60_000);
+
+  it('fits phone width with the pull requests, tickets, to-dos and notifications in their lists', async () => {
+    await expectPhoneFriendly(page, go);
   }, 60_000);
 });
